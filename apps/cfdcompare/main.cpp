@@ -1,0 +1,169 @@
+// cfdcompare: full-grid comparison of two results, with the metrics of the
+// original diffusion study (problems.md section 1).
+#include "core/field_compare.hpp"
+#include "core/hdf5_file.hpp"
+#include "core/kokkos_compat.hpp"
+#include "core/text_field.hpp"
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace {
+
+const char* usage_text = R"(usage: cfdcompare REFERENCE CANDIDATE [options]
+
+Compares two fields point by point. Each file is either a cfdrun HDF5
+snapshot (the dataset fields/<FIELD> is read) or a text field in the original
+Fortran study's format (first line "nx ny", then one value per line, i fastest).
+Prints max |ref-c|, RMSE, relative L2, mass difference (sum c - sum ref), the
+number of points with |ref-c| > atol + rtol*|ref| and the worst point.
+
+Options:
+  --atol X        absolute tolerance (default by precision, see below)
+  --rtol Y        relative tolerance
+  --field NAME    field of an HDF5 snapshot to compare (default u)
+  --csv FILE      also write the metrics as one CSV row with a header
+  --quiet, -q     print nothing; the exit status tells
+  --help, -h      this text
+
+Default tolerances (problems.md): both FP64: atol 1e-12 rtol 1e-10; both FP32:
+atol 1e-6 rtol 1e-5; FP32 against FP64: atol 1e-6 rtol 1e-4. Text files count as FP64.
+Exit status: 0 when no point fails, 1 when some do, 2 for bad input.
+)";
+
+struct Input {
+  long nx = 0, ny = 1;
+  int bytes = 8;
+  std::vector<double> values;
+};
+
+Input load(const std::string& path, const std::string& field) {
+  Input in;
+  if (cfd::h5_is_hdf5(path)) {
+    cfd::H5Array a = cfd::h5_read_array(path, "fields/" + field);
+    in.bytes = a.stored_bytes;
+    if (a.dims.size() == 2) {
+      in.ny = static_cast<long>(a.dims[0]);
+      in.nx = static_cast<long>(a.dims[1]);
+    } else if (a.dims.size() == 1) {
+      in.nx = static_cast<long>(a.dims[0]);
+    } else {
+      throw std::runtime_error(path + ": fields/" + field + " has rank " + std::to_string(a.dims.size()));
+    }
+    in.values = std::move(a.values);
+  } else {
+    std::ifstream probe(path);
+    if (!probe) throw std::runtime_error(path + ": cannot open");
+    cfd::TextField t = cfd::read_text_field(path);
+    in.nx = t.nx;
+    in.ny = t.ny;
+    in.values = std::move(t.values);
+  }
+  return in;
+}
+
+int usage_error(const std::string& message) {
+  std::fprintf(stderr, "cfdcompare: error: %s\nRun 'cfdcompare --help' for usage.\n", message.c_str());
+  return 2;
+}
+
+double parse_tolerance(const std::string& option, const std::string& text) {
+  char* end = nullptr;
+  const double v = std::strtod(text.c_str(), &end);
+  if (text.empty() || *end != '\0' || !(v >= 0))
+    throw std::invalid_argument(option + " needs a non-negative number, got '" + text + "'");
+  return v;
+}
+
+}  // namespace
+
+int main(int argc, char* argv[]) {
+  std::vector<std::string> files;
+  std::string field = "u", csv;
+  double atol = -1, rtol = -1;
+  bool quiet = false;
+  try {
+    for (int k = 1; k < argc; ++k) {
+      const std::string a = argv[k];
+      auto value = [&]() -> std::string {
+        if (k + 1 >= argc) throw std::invalid_argument(a + " needs a value");
+        return argv[++k];
+      };
+      if (a == "--help" || a == "-h") {
+        std::fputs(usage_text, stdout);
+        return 0;
+      } else if (a == "--atol") {
+        atol = parse_tolerance(a, value());
+      } else if (a == "--rtol") {
+        rtol = parse_tolerance(a, value());
+      } else if (a == "--field") {
+        field = value();
+      } else if (a == "--csv") {
+        csv = value();
+      } else if (a == "--quiet" || a == "-q") {
+        quiet = true;
+      } else if (!a.empty() && a[0] == '-') {
+        throw std::invalid_argument("unknown option '" + a + "'");
+      } else {
+        files.push_back(a);
+      }
+    }
+  } catch (const std::exception& e) {
+    return usage_error(e.what());
+  }
+  if (files.size() != 2) return usage_error("expected two files, a reference and a candidate");
+
+  Input ref, cand;
+  try {
+    ref = load(files[0], field);
+    cand = load(files[1], field);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "cfdcompare: error: %s\n", e.what());
+    return 2;
+  }
+  if (ref.nx != cand.nx || ref.ny != cand.ny) {
+    std::fprintf(stderr, "cfdcompare: error: grids differ: %s is %ld x %ld, %s is %ld x %ld\n", files[0].c_str(),
+                 ref.nx, ref.ny, files[1].c_str(), cand.nx, cand.ny);
+    return 2;
+  }
+  cfd::Tolerance tol = cfd::default_tolerance(ref.bytes, cand.bytes);
+  if (atol >= 0) tol.atol = atol;
+  if (rtol >= 0) tol.rtol = rtol;
+
+  Kokkos::initialize();
+  cfd::Comparison c;
+  { c = cfd::compare_fields(ref.values, cand.values, tol); }
+  Kokkos::finalize();
+
+  const long wi = c.worst_index >= 0 ? c.worst_index % ref.nx + 1 : 0;
+  const long wj = c.worst_index >= 0 ? c.worst_index / ref.nx + 1 : 0;
+  if (!quiet) {
+    std::printf("reference  %s (%ld x %ld, %s)\ncandidate  %s (%s)\n", files[0].c_str(), ref.nx, ref.ny,
+                ref.bytes == 4 ? "fp32" : "fp64", files[1].c_str(), cand.bytes == 4 ? "fp32" : "fp64");
+    std::printf("points            %ld\n", c.count);
+    std::printf("max abs error     %.6e\n", c.max_abs);
+    std::printf("rmse              %.6e\n", c.rmse);
+    std::printf("relative L2       %.6e\n", c.rel_l2);
+    std::printf("mass difference   %.6e   (sum candidate - sum reference)\n", c.mass_diff);
+    std::printf("failures          %ld   (atol %g, rtol %g)\n", c.failures, tol.atol, tol.rtol);
+    std::printf("worst point       i=%ld j=%ld (1-based): reference %.17g, candidate %.17g\n", wi, wj, c.worst_ref,
+                c.worst_candidate);
+    std::printf("%s\n", c.failures == 0 ? "PASS" : "FAIL");
+  }
+  if (!csv.empty()) {
+    std::FILE* f = std::fopen(csv.c_str(), "w");
+    if (!f) {
+      std::fprintf(stderr, "cfdcompare: error: %s: cannot write\n", csv.c_str());
+      return 2;
+    }
+    std::fprintf(f, "reference,candidate,points,max_abs,rmse,rel_l2,mass_diff,failures,atol,rtol,worst_i,worst_j\n");
+    std::fprintf(f, "%s,%s,%ld,%.9e,%.9e,%.9e,%.9e,%ld,%g,%g,%ld,%ld\n", files[0].c_str(), files[1].c_str(), c.count,
+                 c.max_abs, c.rmse, c.rel_l2, c.mass_diff, c.failures, tol.atol, tol.rtol, wi, wj);
+    std::fclose(f);
+  }
+  return c.failures == 0 ? 0 : 1;
+}

@@ -1,0 +1,108 @@
+#!/usr/bin/env bash
+# cfdrun set-up on a fresh Debian bookworm machine.
+#
+#   bash apps/setup.sh run     install what is missing, build, run config/diffusion.yaml
+#   bash apps/setup.sh test    install what is missing, build, run the whole test suite
+#   bash apps/setup.sh deps    only install the dependencies
+#
+# Debian's own Kokkos package is Serial-only, so an OpenMP build of Kokkos 3.4.01
+# and KokkosKernels 3.4 is made from Debian's trilinos source package and cached
+# in $CFDRUN_DEPS (default ~/.cache/cfdrun); later runs reuse it.
+# Environment: CFDRUN_DEPS, CFDRUN_BUILD (default build/openmp), CFDRUN_JOBS.
+set -euo pipefail
+
+mode=${1:-run}
+case "$mode" in run | test | deps) ;;
+*)
+  echo "usage: bash apps/setup.sh run|test|deps" >&2
+  exit 2
+  ;;
+esac
+
+repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+deps=${CFDRUN_DEPS:-$HOME/.cache/cfdrun}
+kokkos_prefix=$deps/kokkos-3.4.01-openmp
+build=${CFDRUN_BUILD:-$repo/build/openmp}
+jobs=${CFDRUN_JOBS:-$(nproc)}
+sudo=""
+[ "$(id -u)" -eq 0 ] || sudo=sudo
+
+log() { printf '\033[1m[setup]\033[0m %s\n' "$*"; }
+
+packages=(cmake g++ make pkg-config dpkg-dev libyaml-cpp-dev libhdf5-dev
+  libgtest-dev libcli11-dev python3-h5py python3-matplotlib python3-numpy)
+
+install_packages() {
+  local missing=()
+  for p in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+  done
+  if [ ${#missing[@]} -gt 0 ]; then
+    log "installing Debian packages: ${missing[*]}"
+    $sudo apt-get update -q
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends "${missing[@]}"
+  fi
+}
+
+# Kokkos 3.4.01 + KokkosKernels 3.4 with OpenMP, from Debian's trilinos 13.2.0-4
+# sources, both into one prefix (KokkosKernels' CMake config hard-codes Kokkos').
+build_kokkos() {
+  if [ -f "$kokkos_prefix/.complete" ]; then
+    return
+  fi
+  log "building OpenMP Kokkos 3.4.01 + KokkosKernels into $kokkos_prefix (once, about a minute)"
+  local src=$deps/src
+  mkdir -p "$src"
+  if ! ls "$src"/trilinos_13.2.0.orig.tar.gz >/dev/null 2>&1; then
+    if ! apt-get source --print-uris trilinos=13.2.0-4 >/dev/null 2>&1; then
+      log "adding a deb-src entry for bookworm"
+      printf 'Types: deb-src\nURIs: http://deb.debian.org/debian\nSuites: bookworm\nComponents: main\nSigned-By: /usr/share/keyrings/debian-archive-keyring.gpg\n' |
+        $sudo tee /etc/apt/sources.list.d/cfdrun-debian-src.sources >/dev/null
+      $sudo apt-get update -q
+    fi
+    (cd "$src" && apt-get source --download-only trilinos=13.2.0-4)
+  fi
+  local top=Trilinos-trilinos-release-13-2-0
+  rm -rf "${src:?}/$top"
+  tar -xzf "$src/trilinos_13.2.0.orig.tar.gz" -C "$src" "$top/packages/kokkos" "$top/packages/kokkos-kernels"
+  rm -rf "$kokkos_prefix" "$src/build-kokkos" "$src/build-kk"
+  cmake -S "$src/$top/packages/kokkos" -B "$src/build-kokkos" -DCMAKE_BUILD_TYPE=Release \
+    -DCMAKE_CXX_STANDARD=17 -DCMAKE_INSTALL_PREFIX="$kokkos_prefix" \
+    -DKokkos_ENABLE_SERIAL=ON -DKokkos_ENABLE_OPENMP=ON -DKokkos_ENABLE_TESTS=OFF >/dev/null
+  cmake --build "$src/build-kokkos" -j "$jobs" >/dev/null
+  cmake --install "$src/build-kokkos" >/dev/null
+  cmake -S "$src/$top/packages/kokkos-kernels" -B "$src/build-kk" -DCMAKE_BUILD_TYPE=Release \
+    -DCMAKE_CXX_STANDARD=17 -DCMAKE_INSTALL_PREFIX="$kokkos_prefix" -DKokkos_ROOT="$kokkos_prefix" \
+    -DKokkosKernels_ADD_DEFAULT_ETI=OFF -DKokkosKernels_INST_EXECSPACE_OPENMP=OFF \
+    -DKokkosKernels_INST_EXECSPACE_SERIAL=OFF -DKokkosKernels_INST_EXECSPACE_THREADS=OFF \
+    -DKokkosKernels_INST_DOUBLE=OFF -DKokkosKernels_INST_FLOAT=OFF \
+    -DKokkosKernels_INST_OFFSET_SIZE_T=OFF -DKokkosKernels_INST_OFFSET_INT=OFF \
+    -DKokkosKernels_INST_ORDINAL_INT=OFF -DKokkosKernels_ENABLE_TESTS=OFF >/dev/null
+  cmake --build "$src/build-kk" -j "$jobs" >/dev/null
+  cmake --install "$src/build-kk" >/dev/null
+  rm -rf "${src:?}/$top" "$src/build-kokkos" "$src/build-kk"
+  touch "$kokkos_prefix/.complete"
+}
+
+configure_and_build() {
+  log "configuring and building cfdrun in $build"
+  cmake -S "$repo" -B "$build" -DCMAKE_BUILD_TYPE=Release -DKokkos_ROOT="$kokkos_prefix"
+  cmake --build "$build" -j "$jobs"
+}
+
+install_packages
+build_kokkos
+[ "$mode" = deps ] && exit 0
+configure_and_build
+export OMP_PROC_BIND=${OMP_PROC_BIND:-false}
+case "$mode" in
+run)
+  out=$repo/runs/diffusion
+  log "running config/diffusion.yaml into $out"
+  "$build/apps/cfdrun" "$repo/config/diffusion.yaml" --output "$out" --overwrite
+  ;;
+test)
+  log "running the test suite"
+  cd "$build" && ctest --output-on-failure -j "$jobs"
+  ;;
+esac

@@ -1,0 +1,345 @@
+#include "core/config.hpp"
+
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+namespace cfd {
+
+const char* type_name(KeyType type) {
+  switch (type) {
+    case KeyType::integer: return "integer";
+    case KeyType::real: return "real";
+    case KeyType::boolean: return "boolean";
+    case KeyType::string: return "string";
+    case KeyType::choice: return "choice";
+  }
+  return "?";
+}
+
+std::string format_real(double value) {
+  char buf[64];
+  for (int digits = 1; digits <= 17; ++digits) {
+    std::snprintf(buf, sizeof buf, "%.*g", digits, value);
+    if (std::strtod(buf, nullptr) == value) break;
+  }
+  std::string text = buf;
+  // Keep it recognisably real in YAML ("1" would read back as an integer).
+  if (text.find_first_of(".eEn") == std::string::npos) text += ".0";
+  return text;
+}
+
+std::pair<std::string, std::string> split_override(const std::string& text) {
+  const auto eq = text.find('=');
+  if (eq == std::string::npos || eq == 0)
+    throw ConfigError("--set " + text + ": expected section.key=value (for example --set grid.nx=512)");
+  return {text.substr(0, eq), text.substr(eq + 1)};
+}
+
+namespace {
+
+std::string join(const std::vector<std::string>& items, const std::string& sep) {
+  std::string out;
+  for (size_t k = 0; k < items.size(); ++k) out += (k ? sep : "") + items[k];
+  return out;
+}
+
+std::size_t edit_distance(const std::string& a, const std::string& b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diag = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t up = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] != b[j - 1])});
+      diag = up;
+    }
+  }
+  return row[b.size()];
+}
+
+std::string suggestion(const std::string& word, const std::vector<std::string>& known) {
+  std::string best;
+  std::size_t best_distance = 3;  // suggest only near misses
+  for (const auto& k : known) {
+    const std::size_t d = edit_distance(word, k);
+    if (d < best_distance) best_distance = d, best = k;
+  }
+  return best.empty() ? "" : " (did you mean '" + best + "'?)";
+}
+
+const char* node_kind(const YAML::Node& node) {
+  switch (node.Type()) {
+    case YAML::NodeType::Map: return "a map";
+    case YAML::NodeType::Sequence: return "a list";
+    case YAML::NodeType::Null: return "nothing";
+    default: return "a scalar";
+  }
+}
+
+// Where a key came from: file:line:column, or the --set that gave it.
+class Locator {
+ public:
+  Locator(std::string source, std::set<std::string> overridden)
+      : source_(std::move(source)), overridden_(std::move(overridden)) {}
+  std::string at(const YAML::Mark& mark) const {
+    if (mark.is_null()) return source_;
+    return source_ + ":" + std::to_string(mark.line + 1) + ":" + std::to_string(mark.column + 1);
+  }
+  std::string at(const YAML::Node& node, const std::string& path) const {
+    if (overridden_.count(path)) return "command line (--set " + path + ")";
+    return at(node.Mark());
+  }
+
+ private:
+  std::string source_;
+  std::set<std::string> overridden_;
+};
+
+[[noreturn]] void fail(const std::string& where, const std::string& path, const std::string& what) {
+  throw ConfigError(where + ": error: " + (path.empty() ? "" : "'" + path + "': ") + what);
+}
+
+bool parse_bool(std::string text, bool& out) {
+  std::transform(text.begin(), text.end(), text.begin(), ::tolower);
+  if (text == "true" || text == "yes" || text == "on") return out = true, true;
+  if (text == "false" || text == "no" || text == "off") return out = false, true;
+  return false;
+}
+
+}  // namespace
+
+Config Config::from_file(const std::string& path, const std::vector<std::string>& overrides, SchemaLookup schema) {
+  std::ifstream in(path);
+  if (!in) throw ConfigError(path + ": error: cannot open the case file");
+  std::stringstream text;
+  text << in.rdbuf();
+  return from_string(text.str(), path, overrides, schema);
+}
+
+Config Config::from_string(const std::string& text, const std::string& source_name,
+                           const std::vector<std::string>& overrides, SchemaLookup schema) {
+  YAML::Node root;
+  try {
+    root = YAML::Load(text);
+  } catch (const YAML::Exception& e) {
+    throw ConfigError(source_name + ":" + std::to_string(e.mark.line + 1) + ":" + std::to_string(e.mark.column + 1) +
+                      ": error: YAML syntax: " + e.msg);
+  }
+  if (root.IsNull()) root = YAML::Node(YAML::NodeType::Map);
+  if (!root.IsMap())
+    throw ConfigError(source_name + ": error: a case file is a YAML map of sections, got " + node_kind(root));
+
+  std::set<std::string> overridden;
+  for (const auto& o : overrides) {
+    const auto [path, value] = split_override(o);
+    const auto dot = path.find('.');
+    YAML::Node value_node;
+    try {
+      value_node = YAML::Load(value);
+    } catch (const YAML::Exception&) {
+      value_node = YAML::Node(value);
+    }
+    if (dot == std::string::npos) {
+      if (path != "solver") throw ConfigError("--set " + o + ": error: expected section.key=value");
+      root[path] = value_node;
+    } else {
+      const std::string section = path.substr(0, dot), key = path.substr(dot + 1);
+      if (key.empty() || key.find('.') != std::string::npos)
+        throw ConfigError("--set " + o + ": error: expected section.key=value");
+      YAML::Node sec = root[section];
+      if (sec.IsDefined() && !sec.IsNull() && !sec.IsMap())
+        throw ConfigError("--set " + o + ": error: '" + section + "' is not a section in the case file");
+      sec[key] = value_node;
+    }
+    overridden.insert(path);
+  }
+  const Locator where(source_name, overridden);
+
+  YAML::Node solver_node = root["solver"];
+  if (!solver_node.IsDefined() || solver_node.IsNull())
+    fail(source_name, "solver", "missing; every case names its solver (for example 'solver: diffusion')");
+  if (!solver_node.IsScalar())
+    fail(where.at(solver_node, "solver"), "solver", std::string("expected a string, got ") + node_kind(solver_node));
+  std::vector<KeySpec> keys;
+  try {
+    keys = schema(solver_node.Scalar());
+  } catch (const ConfigError& e) {
+    fail(where.at(solver_node, "solver"), "solver", e.what());
+  }
+
+  Config config;
+  config.source_ = source_name;
+  std::vector<std::string> sections;
+  for (const auto& spec : keys) {
+    config.order_.push_back(spec.path);
+    config.values_[spec.path].spec = spec;
+    const auto dot = spec.path.find('.');
+    if (dot != std::string::npos) {
+      const std::string section = spec.path.substr(0, dot);
+      if (std::find(sections.begin(), sections.end(), section) == sections.end()) sections.push_back(section);
+    }
+  }
+
+  auto check_value = [&](const std::string& path, const YAML::Node& node) {
+    Value& v = config.values_.at(path);
+    const KeySpec& spec = v.spec;
+    const std::string loc = where.at(node, path);
+    if (!node.IsScalar())
+      fail(loc, path,
+           std::string("expected ") +
+               (spec.type == KeyType::choice ? "one of " + join(spec.choices, "|") : type_name(spec.type)) + ", got " +
+               node_kind(node));
+    const std::string& s = node.Scalar();
+    v.text = s;
+    v.given = true;
+    auto range_text = [&] {
+      const bool lo = std::isfinite(spec.min), hi = std::isfinite(spec.max);
+      if (lo && hi) return "between " + format_real(spec.min) + " and " + format_real(spec.max);
+      return lo ? "at least " + format_real(spec.min) : "at most " + format_real(spec.max);
+    };
+    switch (spec.type) {
+      case KeyType::integer: {
+        char* end = nullptr;
+        errno = 0;
+        v.i = std::strtol(s.c_str(), &end, 10);
+        if (s.empty() || *end != '\0' || errno == ERANGE) fail(loc, path, "expected an integer, got '" + s + "'");
+        if (v.i < spec.min || v.i > spec.max) fail(loc, path, "must be " + range_text() + ", got " + s);
+        v.text = std::to_string(v.i);
+        break;
+      }
+      case KeyType::real: {
+        char* end = nullptr;
+        v.r = std::strtod(s.c_str(), &end);
+        if (s.empty() || *end != '\0' || !std::isfinite(v.r))
+          fail(loc, path, "expected a finite real number, got '" + s + "'");
+        if (v.r < spec.min || v.r > spec.max) fail(loc, path, "must be " + range_text() + ", got " + s);
+        v.text = format_real(v.r);
+        break;
+      }
+      case KeyType::boolean:
+        if (!parse_bool(s, v.b)) fail(loc, path, "expected true or false, got '" + s + "'");
+        v.text = v.b ? "true" : "false";
+        break;
+      case KeyType::choice:
+        if (std::find(spec.choices.begin(), spec.choices.end(), s) == spec.choices.end())
+          fail(loc, path,
+               "expected one of " + join(spec.choices, "|") + ", got '" + s + "'" + suggestion(s, spec.choices));
+        break;
+      case KeyType::string: break;
+    }
+  };
+
+  std::set<std::string> seen_sections;
+  for (auto it = root.begin(); it != root.end(); ++it) {
+    const std::string name = it->first.as<std::string>();
+    if (!seen_sections.insert(name).second) fail(where.at(it->first.Mark()), name, "duplicate section");
+    if (name == "solver") {
+      check_value("solver", it->second);
+      continue;
+    }
+    if (std::find(sections.begin(), sections.end(), name) == sections.end())
+      fail(where.at(it->first.Mark()), name,
+           "unknown section for solver '" + solver_node.Scalar() + "'" + suggestion(name, sections) +
+               "; its sections are: " + join(sections, ", "));
+    const YAML::Node& section = it->second;
+    if (section.IsNull()) continue;
+    if (!section.IsMap())
+      fail(where.at(section, name), name, std::string("expected a map of keys, got ") + node_kind(section));
+    std::vector<std::string> section_keys;
+    for (const auto& spec : keys)
+      if (spec.path.rfind(name + ".", 0) == 0) section_keys.push_back(spec.path.substr(name.size() + 1));
+    std::set<std::string> seen;
+    for (auto kt = section.begin(); kt != section.end(); ++kt) {
+      const std::string key = kt->first.as<std::string>();
+      const std::string path = name + "." + key;
+      if (!seen.insert(key).second) fail(where.at(kt->first.Mark()), path, "duplicate key");
+      if (!config.values_.count(path))
+        fail(where.at(kt->first, path), path,
+             "unknown key" + suggestion(key, section_keys) + "; keys of '" + name +
+                 "' are: " + join(section_keys, ", "));
+      check_value(path, kt->second);
+    }
+  }
+
+  for (const auto& path : config.order_) {
+    Value& v = config.values_.at(path);
+    if (v.given) continue;
+    if (v.spec.default_value.empty() && v.spec.type != KeyType::string)
+      fail(source_name, path, "missing required key (" + v.spec.help + ")");
+    check_value(path, YAML::Node(v.spec.default_value));
+    v.given = false;
+  }
+  return config;
+}
+
+const Config::Value& Config::find(const std::string& path, KeyType expected) const {
+  auto it = values_.find(path);
+  if (it == values_.end()) throw std::logic_error("cfdrun: no configuration key '" + path + "'");
+  const KeyType t = it->second.spec.type;
+  const bool ok = t == expected || (expected == KeyType::string && t == KeyType::choice);
+  if (!ok) throw std::logic_error("cfdrun: configuration key '" + path + "' is a " + type_name(t));
+  return it->second;
+}
+
+long Config::get_int(const std::string& path) const { return find(path, KeyType::integer).i; }
+double Config::get_real(const std::string& path) const { return find(path, KeyType::real).r; }
+bool Config::get_bool(const std::string& path) const { return find(path, KeyType::boolean).b; }
+const std::string& Config::get_string(const std::string& path) const { return find(path, KeyType::string).text; }
+bool Config::given(const std::string& path) const {
+  auto it = values_.find(path);
+  return it != values_.end() && it->second.given;
+}
+
+std::string Config::resolved_yaml() const {
+  YAML::Emitter out;
+  out << YAML::BeginMap;
+  std::string open_section;
+  for (const auto& path : order_) {
+    const Value& v = values_.at(path);
+    const auto dot = path.find('.');
+    const std::string section = dot == std::string::npos ? "" : path.substr(0, dot);
+    if (section != open_section) {
+      if (!open_section.empty()) out << YAML::EndMap;
+      if (!section.empty()) out << YAML::Key << section << YAML::Value << YAML::BeginMap;
+      open_section = section;
+    }
+    out << YAML::Key << (section.empty() ? path : path.substr(dot + 1)) << YAML::Value;
+    if (v.spec.type == KeyType::string) out << YAML::DoubleQuoted;
+    out << v.text;
+  }
+  if (!open_section.empty()) out << YAML::EndMap;
+  out << YAML::EndMap;
+  return std::string(out.c_str()) + "\n";
+}
+
+std::string keys_markdown(const std::vector<KeySpec>& keys) {
+  std::string out = "| key | type | default | meaning |\n|---|---|---|---|\n";
+  for (const auto& k : keys) {
+    std::string type = type_name(k.type);
+    if (k.type == KeyType::choice) type = "`" + join(k.choices, "` \\| `") + "`";
+    auto bound = [&](double b) {
+      return k.type == KeyType::integer ? std::to_string(static_cast<long>(b)) : format_real(b);
+    };
+    if (std::isfinite(k.min) && std::isfinite(k.max))
+      type += ", " + bound(k.min) + " to " + bound(k.max);
+    else if (std::isfinite(k.min))
+      type += ", >= " + bound(k.min);
+    else if (std::isfinite(k.max))
+      type += ", <= " + bound(k.max);
+    const std::string def =
+        k.default_value.empty() ? (k.type == KeyType::string ? "\"\"" : "required") : "`" + k.default_value + "`";
+    out += "| `" + k.path + "` | " + type + " | " + def + " | " + k.help + " |\n";
+  }
+  return out;
+}
+
+}  // namespace cfd

@@ -1,0 +1,81 @@
+// Case files: YAML read into a validated, fully resolved set of keys.
+//
+// Every key a solver understands is declared once as a KeySpec (type, default,
+// range, meaning). The same declarations validate case files, fill defaults,
+// print `cfdrun --list-keys` and generate the table in docs/user-guide.md.
+#pragma once
+
+#include <limits>
+#include <map>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace cfd {
+
+enum class KeyType { integer, real, boolean, string, choice };
+
+struct KeySpec {
+  std::string path;  // "section.key"
+  KeyType type;
+  std::string default_value;  // as written in YAML; empty means required
+  std::string help;
+  std::vector<std::string> choices = {};                  // for KeyType::choice
+  double min = -std::numeric_limits<double>::infinity();  // inclusive bounds
+  double max = std::numeric_limits<double>::infinity();
+};
+
+// A bad case file or override. The message already names where and which key.
+struct ConfigError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+const char* type_name(KeyType type);
+
+// The keys of one solver, given its name; throws ConfigError for an unknown one.
+using SchemaLookup = std::vector<KeySpec> (*)(const std::string& solver);
+
+class Config {
+ public:
+  // `overrides` are "section.key=value" strings from --set; they win over the file.
+  static Config from_file(const std::string& path, const std::vector<std::string>& overrides, SchemaLookup schema);
+  static Config from_string(const std::string& text, const std::string& source_name,
+                            const std::vector<std::string>& overrides, SchemaLookup schema);
+
+  long get_int(const std::string& path) const;
+  double get_real(const std::string& path) const;
+  bool get_bool(const std::string& path) const;
+  const std::string& get_string(const std::string& path) const;  // string and choice keys
+  bool given(const std::string& path) const;                     // set in the file or by --set
+
+  const std::string& solver() const { return get_string("solver"); }
+  const std::string& source() const { return source_; }
+  // Every key, defaults included, as YAML grouped by section.
+  std::string resolved_yaml() const;
+
+ private:
+  struct Value {
+    KeySpec spec;
+    std::string text;
+    long i = 0;
+    double r = 0;
+    bool b = false;
+    bool given = false;
+  };
+  const Value& find(const std::string& path, KeyType expected) const;
+
+  std::string source_;
+  std::vector<std::string> order_;
+  std::map<std::string, Value> values_;
+};
+
+// Shortest decimal text that reads back as the same double.
+std::string format_real(double value);
+
+// "a.b=c" -> {"a.b", "c"}; throws ConfigError on a malformed override.
+std::pair<std::string, std::string> split_override(const std::string& text);
+
+// Markdown table of the keys (docs/user-guide.md embeds it verbatim).
+std::string keys_markdown(const std::vector<KeySpec>& keys);
+
+}  // namespace cfd

@@ -1,0 +1,32 @@
+// Full-grid comparison of a candidate field against a reference, with the
+// metrics of problems.md section 1. Norms go through KokkosBlas where the
+// build has KokkosKernels; Kokkos must be initialised.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace cfd {
+
+struct Tolerance {
+  double atol;
+  double rtol;
+};
+
+// problems.md defaults: same-precision FP64, same-precision FP32, FP32 against FP64.
+Tolerance default_tolerance(int ref_bytes, int candidate_bytes);
+
+struct Comparison {
+  long count = 0;
+  double max_abs = 0;     // max |ref - c|
+  double rmse = 0;        // sqrt(mean (ref - c)^2)
+  double rel_l2 = 0;      // sqrt(sum (ref-c)^2 / sum ref^2)
+  double mass_diff = 0;   // sum c - sum ref
+  long failures = 0;      // cells with |ref - c| > atol + rtol*|ref|
+  long worst_index = -1;  // flat index of the largest |ref - c|
+  double worst_ref = 0, worst_candidate = 0;
+};
+
+Comparison compare_fields(const std::vector<double>& ref, const std::vector<double>& candidate, Tolerance tol);
+
+}  // namespace cfd

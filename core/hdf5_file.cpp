@@ -1,0 +1,161 @@
+#include "core/hdf5_file.hpp"
+
+#include <cstdio>
+#include <stdexcept>
+
+namespace cfd {
+
+namespace {
+
+// HDF5 prints its own error stack by default; cfdrun reports errors itself.
+void silence_hdf5() {
+  static const bool silenced = [] { return H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr) >= 0; }();
+  (void)silenced;
+}
+
+void check(herr_t status, const std::string& what) {
+  if (status < 0) throw std::runtime_error(what);
+}
+
+hid_t check_id(hid_t id, const std::string& what) {
+  if (id < 0) throw std::runtime_error(what);
+  return id;
+}
+
+// Closes an HDF5 handle with the matching call when it leaves scope.
+struct Handle {
+  hid_t id;
+  herr_t (*close)(hid_t);
+  ~Handle() {
+    if (id >= 0) close(id);
+  }
+};
+
+void write_attribute(hid_t file, const std::string& path, const std::string& name, hid_t type, const void* value,
+                     hid_t space_id) {
+  if (H5Aexists(file, name.c_str()) > 0) H5Adelete(file, name.c_str());
+  Handle space{space_id, H5Sclose};
+  Handle attr{check_id(H5Acreate2(file, name.c_str(), type, space.id, H5P_DEFAULT, H5P_DEFAULT),
+                       path + ": cannot create attribute " + name),
+              H5Aclose};
+  check(H5Awrite(attr.id, type, value), path + ": cannot write attribute " + name);
+}
+
+}  // namespace
+
+H5Writer::H5Writer(std::string path) : path_(std::move(path)), tmp_path_(path_ + ".tmp") {
+  silence_hdf5();
+  file_ = check_id(H5Fcreate(tmp_path_.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT),
+                   tmp_path_ + ": cannot create HDF5 file");
+}
+
+H5Writer::~H5Writer() {
+  if (file_ >= 0) {
+    H5Fclose(file_);
+    std::remove(tmp_path_.c_str());
+  }
+}
+
+void H5Writer::write(const std::string& name, hid_t type, const void* data, const std::vector<hsize_t>& dims) {
+  Handle space{check_id(H5Screate_simple(static_cast<int>(dims.size()), dims.data(), nullptr),
+                        path_ + ": bad dataspace for " + name),
+               H5Sclose};
+  Handle lcpl{H5Pcreate(H5P_LINK_CREATE), H5Pclose};
+  H5Pset_create_intermediate_group(lcpl.id, 1);
+  Handle set{check_id(H5Dcreate2(file_, name.c_str(), type, space.id, lcpl.id, H5P_DEFAULT, H5P_DEFAULT),
+                      path_ + ": cannot create dataset " + name),
+             H5Dclose};
+  check(H5Dwrite(set.id, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, data), path_ + ": cannot write dataset " + name);
+}
+
+void H5Writer::dataset(const std::string& name, const double* data, const std::vector<hsize_t>& dims) {
+  write(name, H5T_NATIVE_DOUBLE, data, dims);
+}
+void H5Writer::dataset(const std::string& name, const float* data, const std::vector<hsize_t>& dims) {
+  write(name, H5T_NATIVE_FLOAT, data, dims);
+}
+
+void H5Writer::attribute(const std::string& name, double value) {
+  write_attribute(file_, path_, name, H5T_NATIVE_DOUBLE, &value, H5Screate(H5S_SCALAR));
+}
+void H5Writer::attribute(const std::string& name, long value) {
+  write_attribute(file_, path_, name, H5T_NATIVE_LONG, &value, H5Screate(H5S_SCALAR));
+}
+void H5Writer::attribute(const std::string& name, const std::string& value) {
+  Handle type{H5Tcopy(H5T_C_S1), H5Tclose};
+  H5Tset_size(type.id, value.empty() ? 1 : value.size());
+  H5Tset_strpad(type.id, H5T_STR_NULLPAD);
+  H5Tset_cset(type.id, H5T_CSET_UTF8);
+  const char* data = value.empty() ? "" : value.c_str();
+  write_attribute(file_, path_, name, type.id, data, H5Screate(H5S_SCALAR));
+}
+
+void H5Writer::commit() {
+  check(H5Fflush(file_, H5F_SCOPE_GLOBAL), tmp_path_ + ": cannot flush");
+  const herr_t closed = H5Fclose(file_);
+  file_ = -1;
+  check(closed, tmp_path_ + ": cannot close");
+  if (std::rename(tmp_path_.c_str(), path_.c_str()) != 0) {
+    std::remove(tmp_path_.c_str());
+    throw std::runtime_error(path_ + ": cannot rename the finished file into place");
+  }
+}
+
+bool h5_is_hdf5(const std::string& path) {
+  silence_hdf5();
+  return H5Fis_hdf5(path.c_str()) > 0;
+}
+
+namespace {
+Handle open_read(const std::string& path) {
+  silence_hdf5();
+  return Handle{check_id(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), path + ": cannot open as HDF5"), H5Fclose};
+}
+}  // namespace
+
+H5Array h5_read_array(const std::string& path, const std::string& dataset) {
+  Handle file = open_read(path);
+  Handle set{check_id(H5Dopen2(file.id, dataset.c_str(), H5P_DEFAULT), path + ": no dataset " + dataset), H5Dclose};
+  Handle space{H5Dget_space(set.id), H5Sclose};
+  H5Array out;
+  const int rank = H5Sget_simple_extent_ndims(space.id);
+  if (rank < 0) throw std::runtime_error(path + ": bad dataspace of " + dataset);
+  out.dims.resize(rank);
+  H5Sget_simple_extent_dims(space.id, out.dims.data(), nullptr);
+  hsize_t count = 1;
+  for (auto d : out.dims) count *= d;
+  Handle type{H5Dget_type(set.id), H5Tclose};
+  if (H5Tget_class(type.id) != H5T_FLOAT)
+    throw std::runtime_error(path + ": dataset " + dataset + " is not floating point");
+  out.stored_bytes = static_cast<int>(H5Tget_size(type.id));
+  out.values.resize(count);
+  check(H5Dread(set.id, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, out.values.data()),
+        path + ": cannot read " + dataset);
+  return out;
+}
+
+bool h5_has_attribute(const std::string& path, const std::string& name) {
+  Handle file = open_read(path);
+  return H5Aexists(file.id, name.c_str()) > 0;
+}
+
+std::string h5_read_string_attribute(const std::string& path, const std::string& name) {
+  Handle file = open_read(path);
+  Handle attr{check_id(H5Aopen(file.id, name.c_str(), H5P_DEFAULT), path + ": no attribute " + name), H5Aclose};
+  Handle type{H5Aget_type(attr.id), H5Tclose};
+  if (H5Tget_class(type.id) != H5T_STRING) throw std::runtime_error(path + ": attribute " + name + " is not a string");
+  std::string value(H5Tget_size(type.id), '\0');
+  check(H5Aread(attr.id, type.id, value.data()), path + ": cannot read attribute " + name);
+  value.resize(value.find('\0') == std::string::npos ? value.size() : value.find('\0'));
+  return value;
+}
+
+double h5_read_real_attribute(const std::string& path, const std::string& name) {
+  Handle file = open_read(path);
+  Handle attr{check_id(H5Aopen(file.id, name.c_str(), H5P_DEFAULT), path + ": no attribute " + name), H5Aclose};
+  double value = 0;
+  check(H5Aread(attr.id, H5T_NATIVE_DOUBLE, &value), path + ": cannot read attribute " + name);
+  return value;
+}
+
+}  // namespace cfd

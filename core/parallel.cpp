@@ -1,0 +1,28 @@
+#include "core/parallel.hpp"
+
+namespace cfd {
+
+std::vector<std::string> enabled_execution_spaces() {
+  std::vector<std::string> spaces{ExecSpace::name()};
+  auto add = [&](const char* name) {
+    if (spaces.front() != name) spaces.push_back(name);
+  };
+#ifdef KOKKOS_ENABLE_CUDA
+  add("Cuda");
+#endif
+#ifdef KOKKOS_ENABLE_HIP
+  add("HIP");
+#endif
+#ifdef KOKKOS_ENABLE_OPENMP
+  add("OpenMP");
+#endif
+#ifdef KOKKOS_ENABLE_THREADS
+  add("Threads");
+#endif
+#ifdef KOKKOS_ENABLE_SERIAL
+  add("Serial");
+#endif
+  return spaces;
+}
+
+}  // namespace cfd

@@ -1,0 +1,178 @@
+#include "core/snapshot.hpp"
+
+#include "core/config.hpp"
+#include "core/hdf5_file.hpp"
+#include "core/kokkos_compat.hpp"
+#include "core/version.hpp"
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+namespace fs = std::filesystem;
+
+namespace cfd {
+
+void prepare_output_dir(const std::string& dir, bool overwrite) {
+  std::error_code ec;
+  if (fs::exists(dir, ec) && !fs::is_directory(dir, ec))
+    throw std::runtime_error(dir + ": the output path exists and is not a folder");
+  std::vector<fs::path> outputs;
+  if (fs::is_directory(dir, ec)) {
+    for (const auto& entry : fs::directory_iterator(dir)) {
+      const std::string ext = entry.path().extension().string();
+      if (entry.is_regular_file() &&
+          (ext == ".h5" || ext == ".xdmf" || ext == ".tmp" || ext == ".txt" || ext == ".hst" || ext == ".csv"))
+        outputs.push_back(entry.path());
+    }
+  }
+  if (!outputs.empty() && !overwrite)
+    throw std::runtime_error(dir + ": the output folder already holds results (" + outputs.front().filename().string() +
+                             ", ...); choose another output.dir, or pass --overwrite to replace them");
+  for (const auto& p : outputs) fs::remove(p);
+  fs::create_directories(dir, ec);
+  if (ec) throw std::runtime_error(dir + ": cannot create the output folder: " + ec.message());
+}
+
+SnapshotSeries::SnapshotSeries(std::string dir, std::string prefix, GridBlock grid, RunInfo info)
+    : dir_(std::move(dir)),
+      prefix_(std::move(prefix)),
+      xdmf_path_(dir_ + "/" + prefix_ + ".xdmf"),
+      grid_(grid),
+      info_(std::move(info)) {}
+
+template <class Real>
+std::string SnapshotSeries::write(long step, double time, const std::vector<HostField<Real>>& fields,
+                                  const Attributes& extra) {
+  char name[64];
+  std::snprintf(name, sizeof name, "%s_%08ld.h5", prefix_.c_str(), step);
+  const std::string path = dir_ + "/" + name;
+  H5Writer file(path);
+
+  std::vector<hsize_t> dims;
+  for (int d = grid_.ndim - 1; d >= 0; --d) dims.push_back(static_cast<hsize_t>(grid_.n[d]));
+  const char* axis[3] = {"x", "y", "z"};
+  for (int d = 0; d < grid_.ndim; ++d) {
+    std::vector<double> c(grid_.n[d]);
+    for (long k = 0; k < grid_.n[d]; ++k) c[k] = grid_.coordinate(d, grid_.offset[d] + k);
+    file.dataset(std::string("grid/") + axis[d], c.data(), {static_cast<hsize_t>(c.size())});
+    if (grid_.centering == Centering::cell) {
+      std::vector<double> f(grid_.n[d] + 1);
+      for (long k = 0; k <= grid_.n[d]; ++k) f[k] = grid_.face(d, grid_.offset[d] + k);
+      file.dataset(std::string("grid/") + axis[d] + "_faces", f.data(), {static_cast<hsize_t>(f.size())});
+    }
+  }
+  Entry entry{name, step, time, {}, static_cast<int>(sizeof(Real))};
+  for (const auto& f : fields) {
+    if (static_cast<long>(f.values.size()) != grid_.owned_count())
+      throw std::logic_error("snapshot field " + f.name + " has the wrong size");
+    file.dataset("fields/" + f.name, f.values.data(), dims);
+    entry.fields.push_back(f.name);
+  }
+  file.attribute("time", time);
+  file.attribute("step", step);
+  file.attribute("solver", info_.solver);
+  file.attribute("precision", info_.precision);
+  file.attribute("layout", info_.layout);
+  file.attribute("execution_space", info_.execution_space);
+  file.attribute("cfdrun_version", std::string(version));
+  file.attribute("git_revision", std::string(git_revision));
+  file.attribute("kokkos_version", kokkos_version_string());
+  file.attribute("configuration", info_.config_yaml);
+  file.attribute("centering", std::string(grid_.centering == Centering::cell ? "cell" : "node"));
+  for (int d = 0; d < grid_.ndim; ++d) {
+    file.attribute(std::string("global_n") + axis[d], grid_.global_n[d]);
+    file.attribute(std::string("offset_") + axis[d], grid_.offset[d]);
+  }
+  for (const auto& [key, value] : extra) file.attribute(key, value);
+  file.commit();
+
+  entries_.push_back(entry);
+  write_xdmf();
+  return path;
+}
+
+template std::string SnapshotSeries::write<float>(long, double, const std::vector<HostField<float>>&,
+                                                  const Attributes&);
+template std::string SnapshotSeries::write<double>(long, double, const std::vector<HostField<double>>&,
+                                                   const Attributes&);
+
+void SnapshotSeries::write_xdmf() const {
+  // XDMF's 2DRectMesh takes dimensions slowest first; a 1D run is a strip one
+  // entry wide so that readers treat every run the same way.
+  const bool cell = grid_.centering == Centering::cell;
+  const long nx = grid_.n[0], ny = grid_.ndim > 1 ? grid_.n[1] : 1;
+  const long tx = cell ? nx + 1 : nx, ty = cell ? ny + 1 : ny;
+  std::ostringstream x;
+  x << "<?xml version=\"1.0\" ?>\n<!DOCTYPE Xdmf SYSTEM \"Xdmf.dtd\" []>\n<Xdmf Version=\"3.0\">\n <Domain>\n"
+    << "  <Grid Name=\"" << prefix_ << "\" GridType=\"Collection\" CollectionType=\"Temporal\">\n";
+  const std::string suffix = cell ? "_faces" : "";
+  for (const auto& e : entries_) {
+    x << "   <Grid Name=\"step " << e.step << "\" GridType=\"Uniform\">\n"
+      << "    <Time Value=\"" << format_real(e.time) << "\"/>\n";
+    if (grid_.ndim == 1) {
+      x << "    <Topology TopologyType=\"2DRectMesh\" Dimensions=\"1 " << tx << "\"/>\n"
+        << "    <Geometry GeometryType=\"VXVY\">\n"
+        << "     <DataItem Dimensions=\"" << tx << "\" NumberType=\"Float\" Precision=\"8\" Format=\"HDF\">" << e.file
+        << ":/grid/x" << suffix << "</DataItem>\n"
+        << "     <DataItem Dimensions=\"1\" Format=\"XML\">0</DataItem>\n";
+    } else {
+      x << "    <Topology TopologyType=\"2DRectMesh\" Dimensions=\"" << ty << " " << tx << "\"/>\n"
+        << "    <Geometry GeometryType=\"VXVY\">\n"
+        << "     <DataItem Dimensions=\"" << tx << "\" NumberType=\"Float\" Precision=\"8\" Format=\"HDF\">" << e.file
+        << ":/grid/x" << suffix << "</DataItem>\n"
+        << "     <DataItem Dimensions=\"" << ty << "\" NumberType=\"Float\" Precision=\"8\" Format=\"HDF\">" << e.file
+        << ":/grid/y" << suffix << "</DataItem>\n";
+    }
+    x << "    </Geometry>\n";
+    for (const auto& f : e.fields) {
+      x << "    <Attribute Name=\"" << f << "\" AttributeType=\"Scalar\" Center=\"" << (cell ? "Cell" : "Node")
+        << "\">\n     <DataItem Dimensions=\"" << ny << " " << nx << "\" NumberType=\"Float\" Precision=\"" << e.bytes
+        << "\" Format=\"HDF\">" << e.file << ":/fields/" << f << "</DataItem>\n    </Attribute>\n";
+    }
+    x << "   </Grid>\n";
+  }
+  x << "  </Grid>\n </Domain>\n</Xdmf>\n";
+
+  const std::string tmp = xdmf_path_ + ".tmp";
+  {
+    std::ofstream out(tmp);
+    out << x.str();
+    if (!out) throw std::runtime_error(tmp + ": cannot write");
+  }
+  if (std::rename(tmp.c_str(), xdmf_path_.c_str()) != 0)
+    throw std::runtime_error(xdmf_path_ + ": cannot rename into place");
+}
+
+}  // namespace cfd
+
+namespace cfd {
+
+std::vector<KeySpec> output_keys() {
+  return {
+      {"output.dir", KeyType::string, "",
+       "folder for the results; empty means '<case file name>.out' in the working folder"},
+      {"output.every",
+       KeyType::integer,
+       "0",
+       "write a snapshot every this many steps (0: the initial and final states only)",
+       {},
+       0},
+      {"output.overwrite", KeyType::boolean, "false",
+       "replace the results of an earlier run in output.dir (same as --overwrite)"},
+      {"output.progress_seconds", KeyType::real, "5", "seconds between progress lines on long runs (0: none)", {}, 0},
+  };
+}
+
+OutputSettings output_settings(const Config& config) {
+  OutputSettings s;
+  s.dir = config.get_string("output.dir");
+  s.every = config.get_int("output.every");
+  s.overwrite = config.get_bool("output.overwrite");
+  s.progress_seconds = config.get_real("output.progress_seconds");
+  return s;
+}
+
+}  // namespace cfd

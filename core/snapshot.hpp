@@ -1,0 +1,77 @@
+// Snapshots: one HDF5 file per output time plus one XDMF file per run that
+// lists them as a time series, so ParaView and VisIt open the whole run.
+// docs/output-format.md documents the layout.
+#pragma once
+
+#include "core/config.hpp"
+#include "core/grid.hpp"
+
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace cfd {
+
+// What every output file records about the run that wrote it.
+struct RunInfo {
+  std::string solver;
+  std::string precision;  // "fp32" | "fp64"
+  std::string layout;
+  std::string execution_space;
+  std::string config_yaml;  // resolved configuration, defaults included
+};
+
+// One field on the owned entries of a block, x fastest (C order [nz][ny][nx]).
+template <class Real>
+struct HostField {
+  std::string name;
+  std::vector<Real> values;
+};
+
+using Attributes = std::vector<std::pair<std::string, double>>;
+
+// Prepares an output folder. An existing folder that holds cfdrun output is
+// only reused when `overwrite` is set; its old outputs are then removed.
+void prepare_output_dir(const std::string& dir, bool overwrite);
+
+class SnapshotSeries {
+ public:
+  SnapshotSeries(std::string dir, std::string prefix, GridBlock grid, RunInfo info);
+
+  // Writes <dir>/<prefix>_<step>.h5 and rewrites <dir>/<prefix>.xdmf. Returns the file path.
+  template <class Real>
+  std::string write(long step, double time, const std::vector<HostField<Real>>& fields, const Attributes& extra = {});
+
+  const std::string& xdmf_path() const { return xdmf_path_; }
+
+ private:
+  struct Entry {
+    std::string file;
+    long step;
+    double time;
+    std::vector<std::string> fields;
+    int bytes;
+  };
+  void write_xdmf() const;
+
+  std::string dir_, prefix_, xdmf_path_;
+  GridBlock grid_;
+  RunInfo info_;
+  std::vector<Entry> entries_;
+};
+
+}  // namespace cfd
+
+namespace cfd {
+
+// The `output` section every solver shares.
+struct OutputSettings {
+  std::string dir;  // empty: "<case name>.out" beside the working folder
+  long every = 0;   // snapshot every N steps; 0 = initial and final only
+  bool overwrite = false;
+  double progress_seconds = 5;
+};
+std::vector<KeySpec> output_keys();
+OutputSettings output_settings(const Config& config);
+
+}  // namespace cfd

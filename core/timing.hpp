@@ -1,0 +1,87 @@
+// Wall-clock timing of a solve, broken down as the original study reports it
+// (problems.md section 1), and the progress line of long runs.
+#pragma once
+
+#include "core/snapshot.hpp"
+
+#include <chrono>
+#include <cstdio>
+#include <string>
+
+namespace cfd {
+
+class Stopwatch {
+ public:
+  Stopwatch() : start_(std::chrono::steady_clock::now()) {}
+  double seconds() const { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count(); }
+  void restart() { start_ = std::chrono::steady_clock::now(); }
+
+ private:
+  std::chrono::steady_clock::time_point start_;
+};
+
+struct SolveTimings {
+  double total_s = 0;   // the whole solve: allocation, transfers, loop, release
+  double loop_s = 0;    // time stepping only (snapshot output excluded)
+  double h2d_s = 0;     // initial state to the device
+  double d2h_s = 0;     // final state back to the host
+  double exit_s = 0;    // releasing the device data
+  double output_s = 0;  // snapshots written during the loop
+  long cell_updates = 0;
+
+  double updates_per_second() const { return loop_s > 0 ? cell_updates / loop_s : 0.0; }
+
+  Attributes attributes() const {
+    return {{"timing_total_s", total_s},
+            {"timing_loop_s", loop_s},
+            {"timing_h2d_s", h2d_s},
+            {"timing_d2h_s", d2h_s},
+            {"timing_exit_s", exit_s},
+            {"timing_output_s", output_s},
+            {"cell_updates", static_cast<double>(cell_updates)},
+            {"cell_updates_per_s", updates_per_second()}};
+  }
+
+  std::string summary() const {
+    char buf[512];
+    std::snprintf(buf, sizeof buf,
+                  "TOTAL_S %.6f  LOOP_S %.6f  H2D_S %.6f  D2H_S %.6f  EXIT_S %.6f  OUTPUT_S %.6f\n"
+                  "cell updates %ld, %.4g per second",
+                  total_s, loop_s, h2d_s, d2h_s, exit_s, output_s, cell_updates, updates_per_second());
+    return buf;
+  }
+};
+
+// Prints a line every `interval_s` seconds of wall time: step, time, dt,
+// throughput and the estimated time left. Silent when quiet or interval <= 0.
+class Progress {
+ public:
+  Progress(bool quiet, double interval_s, long total_steps, long updates_per_step)
+      : enabled_(!quiet && interval_s > 0),
+        interval_s_(interval_s),
+        total_steps_(total_steps),
+        updates_per_step_(updates_per_step) {}
+
+  void update(long step, double time, double dt) {
+    if (!enabled_) return;
+    const double now = clock_.seconds();
+    if (now - last_ < interval_s_) return;
+    last_ = now;
+    const double rate = step > 0 ? now / step : 0.0;
+    const double eta = rate * static_cast<double>(total_steps_ - step);
+    std::printf("[progress] step %ld/%ld (%.1f%%)  t = %.6g  dt = %.4g  %.3g cell-updates/s  ETA %02d:%02d:%02d\n",
+                step, total_steps_, 100.0 * step / total_steps_, time, dt,
+                now > 0 ? static_cast<double>(updates_per_step_) * step / now : 0.0, static_cast<int>(eta) / 3600,
+                static_cast<int>(eta) / 60 % 60, static_cast<int>(eta) % 60);
+    std::fflush(stdout);
+  }
+
+ private:
+  bool enabled_;
+  double interval_s_;
+  long total_steps_, updates_per_step_;
+  Stopwatch clock_;
+  double last_ = 0;
+};
+
+}  // namespace cfd

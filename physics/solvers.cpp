@@ -1,0 +1,24 @@
+#include "physics/solvers.hpp"
+
+#include "physics/diffusion/diffusion_run.hpp"
+
+namespace cfd {
+
+const std::vector<SolverEntry>& solvers() {
+  static const std::vector<SolverEntry> table = {
+      {"diffusion", "2D heat equation, explicit 5-point stencil (problems.md section 1)", diffusion::keys,
+       diffusion::run},
+  };
+  return table;
+}
+
+std::vector<KeySpec> solver_keys(const std::string& name) {
+  std::string known;
+  for (const auto& s : solvers()) {
+    if (name == s.name) return s.keys();
+    known += (known.empty() ? "" : ", ") + std::string(s.name);
+  }
+  throw ConfigError("unknown solver '" + name + "'; cfdrun knows: " + known);
+}
+
+}  // namespace cfd
