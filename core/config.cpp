@@ -202,9 +202,12 @@ Config Config::from_string(const std::string& text, const std::string& source_na
     v.text = s;
     v.given = true;
     auto range_text = [&] {
+      auto bound = [&](double b) {
+        return spec.type == KeyType::integer ? std::to_string(static_cast<long>(b)) : format_real(b);
+      };
       const bool lo = std::isfinite(spec.min), hi = std::isfinite(spec.max);
-      if (lo && hi) return "between " + format_real(spec.min) + " and " + format_real(spec.max);
-      return lo ? "at least " + format_real(spec.min) : "at most " + format_real(spec.max);
+      if (lo && hi) return "between " + bound(spec.min) + " and " + bound(spec.max);
+      return lo ? "at least " + bound(spec.min) : "at most " + bound(spec.max);
     };
     switch (spec.type) {
       case KeyType::integer: {

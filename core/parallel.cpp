@@ -1,6 +1,15 @@
 #include "core/parallel.hpp"
 
+#include <cstdlib>
+
 namespace cfd {
+
+KokkosSession::KokkosSession(int& argc, char* argv[]) {
+  setenv("OMP_PROC_BIND", "false", 0);
+  Kokkos::initialize(argc, argv);
+}
+
+KokkosSession::~KokkosSession() { Kokkos::finalize(); }
 
 std::vector<std::string> enabled_execution_spaces() {
   std::vector<std::string> spaces{ExecSpace::name()};

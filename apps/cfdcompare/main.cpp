@@ -2,7 +2,7 @@
 // original diffusion study (problems.md section 1).
 #include "core/field_compare.hpp"
 #include "core/hdf5_file.hpp"
-#include "core/kokkos_compat.hpp"
+#include "core/parallel.hpp"
 #include "core/text_field.hpp"
 
 #include <cstdio>

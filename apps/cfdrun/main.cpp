@@ -5,6 +5,7 @@
 #include "physics/solvers.hpp"
 
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <exception>
 #include <filesystem>
@@ -120,6 +121,7 @@ int main(int argc, char* argv[]) {
   }
 
   if (list_keys) {
+    bool listed = false;
     for (const auto& s : cfd::solvers()) {
       if (!list_solver.empty() && list_solver != s.name) continue;
       const auto keys = s.keys();
@@ -131,9 +133,9 @@ int main(int argc, char* argv[]) {
           std::printf("  %-26s %-8s default %-10s %s\n", key.path.c_str(), cfd::type_name(key.type),
                       key.default_value.empty() ? "-" : key.default_value.c_str(), key.help.c_str());
       }
-      list_solver = s.name;
+      listed = true;
     }
-    if (list_solver.empty()) return usage_error("--list-keys: no such solver");
+    if (!listed) return usage_error("--list-keys: no solver named '" + list_solver + "'");
     return 0;
   }
   if (case_file.empty()) return usage_error("no case file given (try 'cfdrun config/diffusion.yaml')");
@@ -156,7 +158,7 @@ int main(int argc, char* argv[]) {
   context.quiet = quiet;
   int status = 1;
   int kargc = static_cast<int>(kokkos_args.size());
-  Kokkos::initialize(kargc, kokkos_args.data());
+  cfd::KokkosSession kokkos(kargc, kokkos_args.data());
   try {
     for (const auto& s : cfd::solvers())
       if (config.solver() == s.name) status = s.run(config, context);
@@ -164,6 +166,5 @@ int main(int argc, char* argv[]) {
     std::fprintf(stderr, "cfdrun: error: %s\n", e.what());
     status = 1;
   }
-  Kokkos::finalize();
   return status;
 }

@@ -93,8 +93,8 @@ class Solver {
       const int i1 = static_cast<int>(std::min(grid_.end(0), grid_.global_n[0] - 1 - first_x));
       const int j0 = static_cast<int>(std::max(grid_.begin(1), 1 - first_y));
       const int j1 = static_cast<int>(std::min(grid_.end(1), grid_.global_n[1] - 1 - first_y));
-      Kokkos::parallel_for("diffusion::heat_step_interior", range_2d<Order>(i0, i1, j0, j1, contiguous),
-                           InteriorStep<Real, Layout>{u_, v_, alpha});
+      for_each_2d<Order>("diffusion::heat_step_interior", i0, i1, j0, j1, contiguous,
+                         InteriorStep<Real, Layout>{u_, v_, alpha});
     }
   }
 

@@ -1,0 +1,269 @@
+// cfdbench: throughput of the solvers' kernels against the memory system's
+// own limit, measured in the same process (a large deep_copy and a plain copy
+// kernel). Warm-up, fences and the median of repeats; a table on screen,
+// optionally CSV and JSON.
+#include "core/parallel.hpp"
+#include "core/timing.hpp"
+#include "core/version.hpp"
+#include "physics/diffusion/diffusion_reference.hpp"
+#include "physics/diffusion/diffusion_solver.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace {
+
+const char* usage_text = R"(usage: cfdbench [options]
+
+Runs a matrix of solver x variant x precision x size and reports, per case,
+the median over repeats (after one warm-up) of:
+  TOTAL_S   allocation, host-to-device copy, time loop, copy back, release
+  LOOP_S    the time loop alone
+  cell-updates per second (points written per step x steps / LOOP_S)
+  GB/s      by the minimal-bytes model: each updated point reads its own
+            value once and writes one value (2 x sizeof(real) bytes)
+  %copy     GB/s as a share of the copy bandwidth measured in this run
+            (the better of a large Kokkos::deep_copy and a copy kernel,
+            also counted as 2 x sizeof(real) bytes per element)
+
+Options:
+  --solver NAME       diffusion (default)
+  --sizes LIST        grid points per side, e.g. 1024,4096 (default 1024,4096)
+  --steps N           time steps per run (default 400)
+  --precision LIST    fp32,fp64 (default both)
+  --variants LIST     of baseline, contiguous, strided, default, serial
+                      (default baseline,contiguous,strided); serial is the
+                      plain serial host loop of physics/diffusion/diffusion_reference.hpp
+  --repeats N         timed repeats after the warm-up (default 5)
+  --csv FILE          write the rows as CSV
+  --json FILE         write the rows as JSON
+  --help              this text
+Kokkos options (--kokkos-threads=N, --kokkos-num-threads=N) pass through.
+
+Variants of diffusion (layout left: x contiguous, as in Fortran):
+  baseline    every point, edges by a branch, loop order along memory
+  contiguous  interior points, MDRange iterating x fastest (along memory)
+  strided     interior points, MDRange iterating y fastest (across memory)
+  default     interior points, Kokkos' default iteration order
+)";
+
+std::vector<std::string> split(const std::string& s) {
+  std::vector<std::string> out;
+  std::stringstream in(s);
+  for (std::string item; std::getline(in, item, ',');)
+    if (!item.empty()) out.push_back(item);
+  return out;
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  const size_t n = v.size();
+  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+struct Row {
+  std::string solver, variant, precision;
+  long n = 0, steps = 0;
+  double total_s = 0, loop_s = 0, updates_per_s = 0, gbps = 0, pct_copy = 0;
+};
+
+// Copy bandwidth for `count` elements of Real, in GB/s counting read + write.
+template <class Real>
+double copy_bandwidth(long count, int repeats) {
+  using V = Kokkos::View<Real*, cfd::MemSpace>;
+  V a("bench::copy_src", count), b("bench::copy_dst", count);
+  Kokkos::deep_copy(a, Real(1));
+  const double bytes = 2.0 * sizeof(Real) * count;
+  std::vector<double> deep, kernel;
+  for (int r = 0; r <= repeats; ++r) {
+    Kokkos::fence();
+    cfd::Stopwatch t;
+    Kokkos::deep_copy(b, a);
+    Kokkos::fence();
+    if (r > 0) deep.push_back(t.seconds());
+    t.restart();
+    Kokkos::parallel_for(
+        "bench::copy_kernel", Kokkos::RangePolicy<cfd::ExecSpace>(0, count), KOKKOS_LAMBDA(long k) { b(k) = a(k); });
+    Kokkos::fence();
+    if (r > 0) kernel.push_back(t.seconds());
+  }
+  const double best = std::min(median(deep), median(kernel));
+  std::printf("copy bandwidth (%zu-byte elements, %ld of them): deep_copy %.1f GB/s, copy kernel %.1f GB/s\n",
+              sizeof(Real), count, bytes / median(deep) * 1e-9, bytes / median(kernel) * 1e-9);
+  return bytes / best * 1e-9;
+}
+
+template <class Real>
+Row bench_diffusion(const std::string& variant, long n, long steps, int repeats, double copy_gbps) {
+  using namespace cfd::diffusion;
+  Params p;
+  p.nx = p.ny = n;
+  p.steps = steps;
+  p.precision = sizeof(Real) == 4 ? Precision::fp32 : Precision::fp64;
+  p.layout = Layout::left;
+  p.order = variant == "strided"   ? cfd::IterationOrder::right
+            : variant == "default" ? cfd::IterationOrder::default_order
+                                   : cfd::IterationOrder::left;
+  p.variant = variant == "baseline" ? Variant::baseline : Variant::interior;
+
+  Row row{"diffusion", variant, sizeof(Real) == 4 ? "fp32" : "fp64", n, steps};
+  std::vector<double> totals, loops;
+  long updates = 0;
+  for (int r = 0; r <= repeats; ++r) {
+    Kokkos::fence();
+    cfd::Stopwatch total;
+    double loop = 0;
+    if (variant == "serial") {
+      const std::vector<Real> u = reference_solution<Real>(n, n, steps, static_cast<Real>(p.alpha));
+      loop = total.seconds();
+      updates = (n - 2) * (n - 2) * steps;
+    } else {
+      Solver<Real, Kokkos::LayoutLeft> solver(p);
+      solver.set_initial_state();
+      Kokkos::fence();
+      cfd::Stopwatch t;
+      solver.advance(steps);
+      Kokkos::fence();
+      loop = t.seconds();
+      const std::vector<Real> u = solver.to_host();
+      solver.release();
+      Kokkos::fence();
+      updates = solver.updates_per_step() * steps;
+    }
+    if (r > 0) {  // r == 0 is the warm-up
+      totals.push_back(total.seconds());
+      loops.push_back(loop);
+    }
+  }
+  row.total_s = median(totals);
+  row.loop_s = median(loops);
+  row.updates_per_s = updates / row.loop_s;
+  row.gbps = row.updates_per_s * 2.0 * sizeof(Real) * 1e-9;
+  row.pct_copy = 100.0 * row.gbps / copy_gbps;
+  return row;
+}
+
+}  // namespace
+
+int main(int argc, char* argv[]) {
+  std::vector<std::string> sizes = {"1024", "4096"}, precisions = {"fp32", "fp64"},
+                           variants = {"baseline", "contiguous", "strided"};
+  std::string solver = "diffusion", csv, json;
+  long steps = 400;
+  int repeats = 5;
+  std::vector<char*> kokkos_args{argv[0]};
+  for (int k = 1; k < argc; ++k) {
+    const std::string a = argv[k];
+    auto value = [&]() -> std::string {
+      if (k + 1 >= argc) {
+        std::fprintf(stderr, "cfdbench: error: %s needs a value\n", a.c_str());
+        std::exit(2);
+      }
+      return argv[++k];
+    };
+    if (a == "--help" || a == "-h") {
+      std::fputs(usage_text, stdout);
+      return 0;
+    } else if (a == "--solver")
+      solver = value();
+    else if (a == "--sizes")
+      sizes = split(value());
+    else if (a == "--steps")
+      steps = std::atol(value().c_str());
+    else if (a == "--precision")
+      precisions = split(value());
+    else if (a == "--variants")
+      variants = split(value());
+    else if (a == "--repeats")
+      repeats = std::atoi(value().c_str());
+    else if (a == "--csv")
+      csv = value();
+    else if (a == "--json")
+      json = value();
+    else if (a.rfind("--kokkos-", 0) == 0)
+      kokkos_args.push_back(argv[k]);
+    else {
+      std::fprintf(stderr, "cfdbench: error: unknown option '%s'\nRun 'cfdbench --help' for usage.\n", a.c_str());
+      return 2;
+    }
+  }
+  if (solver != "diffusion") {
+    std::fprintf(stderr, "cfdbench: error: unknown solver '%s' (known: diffusion)\n", solver.c_str());
+    return 2;
+  }
+  if (steps < 1 || repeats < 1) {
+    std::fprintf(stderr, "cfdbench: error: --steps and --repeats must be at least 1\n");
+    return 2;
+  }
+  for (const auto& v : variants)
+    if (v != "baseline" && v != "contiguous" && v != "strided" && v != "default" && v != "serial") {
+      std::fprintf(stderr, "cfdbench: error: unknown variant '%s'\n", v.c_str());
+      return 2;
+    }
+  for (const auto& p : precisions)
+    if (p != "fp32" && p != "fp64") {
+      std::fprintf(stderr, "cfdbench: error: unknown precision '%s'\n", p.c_str());
+      return 2;
+    }
+
+  std::vector<Row> rows;
+  int kargc = static_cast<int>(kokkos_args.size());
+  {
+    cfd::KokkosSession kokkos(kargc, kokkos_args.data());
+    std::printf("cfdbench: cfdrun %s (git %s), Kokkos %s, %s with %d thread(s)/concurrency\n", cfd::version,
+                cfd::git_revision, cfd::kokkos_version_string().c_str(), cfd::ExecSpace::name(),
+                cfd::ExecSpace().concurrency());
+    for (const auto& size : sizes) {
+      const long n = std::atol(size.c_str());
+      if (n < 5) {
+        std::fprintf(stderr, "cfdbench: error: size %s is below 5\n", size.c_str());
+        return 2;
+      }
+      for (const auto& prec : precisions) {
+        const double copy =
+            prec == "fp32" ? copy_bandwidth<float>(n * n, repeats) : copy_bandwidth<double>(n * n, repeats);
+        for (const auto& v : variants)
+          rows.push_back(prec == "fp32" ? bench_diffusion<float>(v, n, steps, repeats, copy)
+                                        : bench_diffusion<double>(v, n, steps, repeats, copy));
+      }
+    }
+  }
+
+  std::printf("\n%-10s %-11s %-5s %7s %6s %11s %11s %13s %8s %7s\n", "solver", "variant", "prec", "n", "steps",
+              "TOTAL_S", "LOOP_S", "updates/s", "GB/s", "%copy");
+  for (const auto& r : rows)
+    std::printf("%-10s %-11s %-5s %7ld %6ld %11.5f %11.5f %13.4e %8.2f %7.1f\n", r.solver.c_str(), r.variant.c_str(),
+                r.precision.c_str(), r.n, r.steps, r.total_s, r.loop_s, r.updates_per_s, r.gbps, r.pct_copy);
+  if (!csv.empty()) {
+    std::FILE* f = std::fopen(csv.c_str(), "w");
+    if (!f) return std::fprintf(stderr, "cfdbench: error: %s: cannot write\n", csv.c_str()), 1;
+    std::fprintf(f, "solver,variant,precision,n,steps,total_s,loop_s,updates_per_s,gbps,pct_copy\n");
+    for (const auto& r : rows)
+      std::fprintf(f, "%s,%s,%s,%ld,%ld,%.6e,%.6e,%.6e,%.4f,%.2f\n", r.solver.c_str(), r.variant.c_str(),
+                   r.precision.c_str(), r.n, r.steps, r.total_s, r.loop_s, r.updates_per_s, r.gbps, r.pct_copy);
+    std::fclose(f);
+  }
+  if (!json.empty()) {
+    std::FILE* f = std::fopen(json.c_str(), "w");
+    if (!f) return std::fprintf(stderr, "cfdbench: error: %s: cannot write\n", json.c_str()), 1;
+    std::fprintf(f,
+                 "{\"cfdrun\": \"%s\", \"git\": \"%s\", \"kokkos\": \"%s\", \"execution_space\": \"%s\", \"rows\": [\n",
+                 cfd::version, cfd::git_revision, cfd::kokkos_version_string().c_str(), cfd::ExecSpace::name());
+    for (size_t k = 0; k < rows.size(); ++k) {
+      const Row& r = rows[k];
+      std::fprintf(
+          f,
+          "  {\"solver\": \"%s\", \"variant\": \"%s\", \"precision\": \"%s\", \"n\": %ld, \"steps\": %ld, "
+          "\"total_s\": %.6e, \"loop_s\": %.6e, \"updates_per_s\": %.6e, \"gbps\": %.4f, \"pct_copy\": %.2f}%s\n",
+          r.solver.c_str(), r.variant.c_str(), r.precision.c_str(), r.n, r.steps, r.total_s, r.loop_s, r.updates_per_s,
+          r.gbps, r.pct_copy, k + 1 < rows.size() ? "," : "");
+    }
+    std::fprintf(f, "]}\n");
+    std::fclose(f);
+  }
+  return 0;
+}

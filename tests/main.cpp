@@ -1,0 +1,13 @@
+#include "core/parallel.hpp"
+
+#include <gtest/gtest.h>
+
+int main(int argc, char* argv[]) {
+  ::testing::InitGoogleTest(&argc, argv);
+  int status = 0;
+  {
+    cfd::KokkosSession kokkos(argc, argv);
+    status = RUN_ALL_TESTS();
+  }
+  return status;
+}

@@ -1,0 +1,158 @@
+// One test per kind of case-file error, plus defaults, overrides and the
+// resolved configuration.
+#include "core/config.hpp"
+#include "physics/solvers.hpp"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+using cfd::Config;
+using cfd::ConfigError;
+
+namespace {
+
+Config load(const std::string& text, const std::vector<std::string>& overrides = {}) {
+  return Config::from_string(text, "case.yaml", overrides, cfd::solver_keys);
+}
+
+// The error message of loading `text`, which must fail.
+std::string error_of(const std::string& text, const std::vector<std::string>& overrides = {}) {
+  try {
+    load(text, overrides);
+  } catch (const ConfigError& e) {
+    return e.what();
+  }
+  ADD_FAILURE() << "no ConfigError for:\n" << text;
+  return "";
+}
+
+const std::string minimal = "solver: diffusion\n";
+
+}  // namespace
+
+TEST(Config, DefaultsFillEveryKey) {
+  const Config c = load(minimal);
+  EXPECT_EQ(c.get_int("grid.nx"), 256);
+  EXPECT_EQ(c.get_int("grid.ny"), 256);
+  EXPECT_EQ(c.get_int("time.steps"), 100);
+  EXPECT_DOUBLE_EQ(c.get_real("diffusion.alpha"), 0.1);
+  EXPECT_EQ(c.get_string("diffusion.precision"), "fp64");
+  EXPECT_FALSE(c.given("grid.nx"));
+  EXPECT_TRUE(c.given("solver"));
+}
+
+TEST(Config, ValuesAreTyped) {
+  const Config c = load("solver: diffusion\ngrid: {nx: 31, ny: 27}\ndiffusion:\n  alpha: 0.25\n  text_output: yes\n");
+  EXPECT_EQ(c.get_int("grid.nx"), 31);
+  EXPECT_EQ(c.get_real("diffusion.alpha"), 0.25);
+  EXPECT_TRUE(c.get_bool("diffusion.text_output"));
+  EXPECT_TRUE(c.given("grid.nx"));
+  EXPECT_THROW(c.get_real("grid.nx"), std::logic_error);  // asking with the wrong type is a bug
+}
+
+TEST(Config, YamlSyntaxErrorNamesLineAndColumn) {
+  const std::string e = error_of("solver: diffusion\ngrid:\n  nx: [1, 2\n");
+  EXPECT_NE(e.find("case.yaml:"), std::string::npos) << e;
+  EXPECT_NE(e.find("YAML syntax"), std::string::npos) << e;
+}
+
+TEST(Config, MissingSolver) { EXPECT_NE(error_of("grid:\n  nx: 10\n").find("'solver': missing"), std::string::npos); }
+
+TEST(Config, UnknownSolverListsKnownOnes) {
+  const std::string e = error_of("solver: difusion\n");
+  EXPECT_NE(e.find("case.yaml:1:9"), std::string::npos) << e;
+  EXPECT_NE(e.find("unknown solver 'difusion'"), std::string::npos) << e;
+  EXPECT_NE(e.find("diffusion"), std::string::npos) << e;
+}
+
+TEST(Config, UnknownSectionSuggestsNearMiss) {
+  const std::string e = error_of("solver: diffusion\ngrd:\n  nx: 10\n");
+  EXPECT_NE(e.find("case.yaml:2:1"), std::string::npos) << e;
+  EXPECT_NE(e.find("did you mean 'grid'"), std::string::npos) << e;
+}
+
+TEST(Config, UnknownKeyNamesFileLineColumnAndPath) {
+  const std::string e = error_of("solver: diffusion\ngrid:\n  nx: 10\n  nz: 4\n");
+  EXPECT_NE(e.find("case.yaml:4:3: error: 'grid.nz': unknown key"), std::string::npos) << e;
+  EXPECT_NE(e.find("did you mean 'nx'"), std::string::npos) << e;
+}
+
+TEST(Config, WrongType) {
+  const std::string e = error_of("solver: diffusion\ngrid:\n  nx: ten\n");
+  EXPECT_NE(e.find("case.yaml:3:7: error: 'grid.nx': expected an integer, got 'ten'"), std::string::npos) << e;
+  const std::string r = error_of("solver: diffusion\ndiffusion:\n  alpha: fast\n");
+  EXPECT_NE(r.find("'diffusion.alpha': expected a finite real number"), std::string::npos) << r;
+  const std::string b = error_of("solver: diffusion\ndiffusion:\n  text_output: maybe\n");
+  EXPECT_NE(b.find("expected true or false"), std::string::npos) << b;
+}
+
+TEST(Config, OutOfRange) {
+  const std::string e = error_of("solver: diffusion\ngrid:\n  nx: 4\n");
+  EXPECT_NE(e.find("'grid.nx': must be between 5 and"), std::string::npos) << e;
+  const std::string a = error_of("solver: diffusion\ndiffusion:\n  alpha: 0.3\n");
+  EXPECT_NE(a.find("'diffusion.alpha': must be between 0.0 and 0.25, got 0.3"), std::string::npos) << a;
+  const std::string s = error_of("solver: diffusion\ntime:\n  steps: 0\n");
+  EXPECT_NE(s.find("'time.steps'"), std::string::npos) << s;
+}
+
+TEST(Config, BadChoiceListsChoices) {
+  const std::string e = error_of("solver: diffusion\ndiffusion:\n  precision: fp16\n");
+  EXPECT_NE(e.find("case.yaml:3:14: error: 'diffusion.precision': expected one of fp32|fp64, got 'fp16'"),
+            std::string::npos)
+      << e;
+}
+
+TEST(Config, DuplicateKey) {
+  const std::string e = error_of("solver: diffusion\ngrid:\n  nx: 10\n  nx: 12\n");
+  EXPECT_NE(e.find("case.yaml:4:3: error: 'grid.nx': duplicate key"), std::string::npos) << e;
+}
+
+TEST(Config, SectionMustBeAMap) {
+  const std::string e = error_of("solver: diffusion\ngrid: 10\n");
+  EXPECT_NE(e.find("'grid': expected a map of keys, got a scalar"), std::string::npos) << e;
+}
+
+TEST(Config, ScalarExpectedNotAList) {
+  const std::string e = error_of("solver: diffusion\ngrid:\n  nx: [10, 20]\n");
+  EXPECT_NE(e.find("'grid.nx': expected integer, got a list"), std::string::npos) << e;
+}
+
+TEST(Config, TopLevelMustBeAMap) {
+  EXPECT_NE(error_of("- a\n- b\n").find("a YAML map of sections"), std::string::npos);
+}
+
+TEST(Config, OverridesWinAndAreNamedInErrors) {
+  const Config c = load("solver: diffusion\ngrid:\n  nx: 10\n", {"grid.nx=64", "diffusion.precision=fp32"});
+  EXPECT_EQ(c.get_int("grid.nx"), 64);
+  EXPECT_EQ(c.get_string("diffusion.precision"), "fp32");
+  const std::string e = error_of(minimal, {"grid.nx=abc"});
+  EXPECT_NE(e.find("command line (--set grid.nx)"), std::string::npos) << e;
+  const std::string u = error_of(minimal, {"grid.nz=3"});
+  EXPECT_NE(u.find("command line (--set grid.nz)"), std::string::npos) << u;
+  EXPECT_NE(u.find("unknown key"), std::string::npos) << u;
+}
+
+TEST(Config, MalformedOverride) {
+  EXPECT_THROW(cfd::split_override("grid.nx"), ConfigError);
+  EXPECT_THROW(cfd::split_override("=3"), ConfigError);
+  EXPECT_NE(error_of(minimal, {"a.b.c=1"}).find("expected section.key=value"), std::string::npos);
+}
+
+TEST(Config, ResolvedYamlReadsBackToTheSameConfiguration) {
+  const Config c = load("solver: diffusion\ngrid: {nx: 31, ny: 27}\ndiffusion: {alpha: 0.2, precision: fp32}\n");
+  const std::string text = c.resolved_yaml();
+  EXPECT_NE(text.find("alpha: 0.2\n"), std::string::npos) << text;
+  const Config again = load(text);
+  EXPECT_EQ(again.resolved_yaml(), text);
+  EXPECT_EQ(again.get_int("grid.ny"), 27);
+  EXPECT_EQ(again.get_real("diffusion.alpha"), 0.2);
+}
+
+TEST(Config, FormatRealIsShortestRoundTrip) {
+  EXPECT_EQ(cfd::format_real(0.1), "0.1");
+  EXPECT_EQ(cfd::format_real(2.0), "2.0");
+  EXPECT_EQ(cfd::format_real(1e-300), "1e-300");
+  const double third = 1.0 / 3.0;
+  EXPECT_EQ(std::stod(cfd::format_real(third)), third);
+}

@@ -1,0 +1,182 @@
+// The diffusion solver against problems.md section 1: bit-for-bit agreement
+// with the serial reference in every variant, the published FP32-vs-FP64
+// numbers, fixed edges, bounded and non-growing total, symmetry and the exact
+// growth of the second moment.
+#include "core/field_compare.hpp"
+#include "physics/diffusion/diffusion_reference.hpp"
+#include "physics/diffusion/diffusion_solver.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <numeric>
+#include <tuple>
+
+using namespace cfd::diffusion;
+using cfd::IterationOrder;
+
+namespace {
+
+template <class Real, class Layout>
+std::vector<Real> solve(const Params& p) {
+  Solver<Real, Layout> solver(p);
+  solver.set_initial_state();
+  solver.advance(p.steps);
+  return solver.to_host();
+}
+
+template <class Real>
+std::vector<Real> solve_any(const Params& p) {
+  return p.layout == Layout::left ? solve<Real, Kokkos::LayoutLeft>(p) : solve<Real, Kokkos::LayoutRight>(p);
+}
+
+template <class Real>
+bool bitwise_equal(const std::vector<Real>& a, const std::vector<Real>& b) {
+  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(Real)) == 0;
+}
+
+Params seed_params(long steps) {
+  Params p;
+  p.nx = 31;
+  p.ny = 27;
+  p.steps = steps;
+  return p;
+}
+
+template <class Real>
+double total(const std::vector<Real>& u) {
+  return std::accumulate(u.begin(), u.end(), 0.0);
+}
+
+}  // namespace
+
+TEST(HeatStencil, UpdateFollowsTheFormula) {
+  EXPECT_EQ(heat_update(1.0, 0.0, 0.0, 0.0, 0.0, 0.1), 1.0 + 0.1 * (0.0 - 4.0));
+  EXPECT_EQ(heat_update(0.0, 1.0, 2.0, 3.0, 4.0, 0.1), 0.1 * 10.0);
+  // A uniform field is a fixed point.
+  EXPECT_EQ(heat_update(0.5f, 0.5f, 0.5f, 0.5f, 0.5f, 0.1f), 0.5f);
+}
+
+// The original check: FP32/FP64 x 7/8/31/32 steps x baseline/contiguous/strided
+// on 31 x 27, each against the serial reference bit for bit. Every layout and
+// loop order is run as well, since each must give the same bits.
+class VariantsMatchReference
+    : public ::testing::TestWithParam<std::tuple<bool, long, Variant, Layout, IterationOrder>> {};
+
+TEST_P(VariantsMatchReference, BitForBit) {
+  const auto [fp32, steps, variant, layout, order] = GetParam();
+  Params p = seed_params(steps);
+  p.variant = variant;
+  p.layout = layout;
+  p.order = order;
+  if (fp32) {
+    p.precision = Precision::fp32;
+    EXPECT_TRUE(bitwise_equal(solve_any<float>(p), reference_solution<float>(p.nx, p.ny, p.steps, 0.1f)));
+  } else {
+    EXPECT_TRUE(bitwise_equal(solve_any<double>(p), reference_solution<double>(p.nx, p.ny, p.steps, 0.1)));
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(SeedGrid, VariantsMatchReference,
+                         ::testing::Combine(::testing::Bool(), ::testing::Values(7L, 8L, 31L, 32L),
+                                            ::testing::Values(Variant::baseline, Variant::interior),
+                                            ::testing::Values(Layout::left, Layout::right),
+                                            ::testing::Values(IterationOrder::left, IterationOrder::right,
+                                                              IterationOrder::default_order)));
+
+TEST(Diffusion, PublishedFp32AgainstFp64Numbers) {
+  Params p = seed_params(32);
+  const std::vector<double> ref = solve<double, Kokkos::LayoutLeft>(p);
+  p.precision = Precision::fp32;
+  const std::vector<float> single = solve<float, Kokkos::LayoutLeft>(p);
+  const cfd::Comparison c =
+      cfd::compare_fields(ref, std::vector<double>(single.begin(), single.end()), cfd::default_tolerance(8, 4));
+  // problems.md: 837 cells, max abs 3.949045e-9, relative L2 1.138846e-7,
+  // mass difference 1.036993e-7, no cell over atol 1e-6 rtol 1e-4; 7 significant digits.
+  auto same7 = [](double value, double published) { return std::fabs(value - published) <= 0.5e-6 * published; };
+  EXPECT_EQ(c.count, 837);
+  EXPECT_PRED2(same7, c.max_abs, 3.949045e-9);
+  EXPECT_PRED2(same7, c.rel_l2, 1.138846e-7);
+  EXPECT_PRED2(same7, c.mass_diff, 1.036993e-7);
+  EXPECT_EQ(c.failures, 0);
+}
+
+TEST(Diffusion, EdgesStayZeroAndTotalIsBoundedAndNeverGrows) {
+  for (Variant variant : {Variant::baseline, Variant::interior}) {
+    Params p = seed_params(1);
+    p.nx = 15;
+    p.ny = 12;
+    p.variant = variant;
+    Solver<double, Kokkos::LayoutRight> solver(p);
+    solver.set_initial_state();
+    double previous = 1.0;
+    for (int s = 1; s <= 300; ++s) {
+      solver.advance(1);
+      const std::vector<double> u = solver.to_host();
+      for (long i = 0; i < p.nx; ++i) {
+        ASSERT_EQ(u[i], 0.0) << "edge j=1, step " << s;
+        ASSERT_EQ(u[i + p.nx * (p.ny - 1)], 0.0) << "edge j=ny, step " << s;
+      }
+      for (long j = 0; j < p.ny; ++j) {
+        ASSERT_EQ(u[p.nx * j], 0.0) << "edge i=1, step " << s;
+        ASSERT_EQ(u[p.nx - 1 + p.nx * j], 0.0) << "edge i=nx, step " << s;
+      }
+      const double sum = total(u);
+      // Heat only leaves through the cold edges; a few ulps of round-off allowed.
+      ASSERT_GE(sum, 0.0);
+      ASSERT_LE(sum, 1.0 + 8 * std::numeric_limits<double>::epsilon());
+      ASSERT_LE(sum, previous * (1 + 8 * std::numeric_limits<double>::epsilon())) << "step " << s;
+      previous = sum;
+    }
+    EXPECT_LT(previous, 0.5);  // after 300 steps on this small grid, most heat has left
+  }
+}
+
+TEST(Diffusion, SecondMomentGrowsByTwoAlphaPerStep) {
+  // While the spike has not reached the edges the scheme conserves the total
+  // exactly and each step adds 2*alpha to the variance in each direction.
+  Params p;
+  p.nx = 121;
+  p.ny = 101;
+  p.steps = 40;
+  p.alpha = 0.2;
+  const std::vector<double> u = solve<double, Kokkos::LayoutLeft>(p);
+  const long ci = (p.nx + 1) / 2 - 1, cj = (p.ny + 1) / 2 - 1;
+  double mass = 0, mx = 0, my = 0;
+  for (long j = 0; j < p.ny; ++j)
+    for (long i = 0; i < p.nx; ++i) {
+      const double v = u[i + p.nx * j];
+      mass += v;
+      mx += v * (i - ci) * (i - ci);
+      my += v * (j - cj) * (j - cj);
+    }
+  EXPECT_NEAR(mass, 1.0, 1e-13);
+  EXPECT_NEAR(mx, 2 * p.alpha * p.steps, 1e-12);
+  EXPECT_NEAR(my, 2 * p.alpha * p.steps, 1e-12);
+}
+
+TEST(Diffusion, MirrorSymmetry) {
+  // The spike sits in the middle of an odd grid: u(i,j) = u(nx+1-i, j) bit for
+  // bit (the stencil adds west and east first, which commutes) and
+  // u(i,j) = u(i, ny+1-j) to round-off.
+  Params p = seed_params(32);
+  const std::vector<double> u = solve<double, Kokkos::LayoutLeft>(p);
+  for (long j = 0; j < p.ny; ++j)
+    for (long i = 0; i < p.nx; ++i) {
+      ASSERT_EQ(u[i + p.nx * j], u[(p.nx - 1 - i) + p.nx * j]);
+      ASSERT_NEAR(u[i + p.nx * j], u[i + p.nx * (p.ny - 1 - j)], 1e-17);
+    }
+}
+
+TEST(Diffusion, TimeAndUpdateCount) {
+  Params p = seed_params(10);
+  p.variant = Variant::baseline;
+  Solver<float, Kokkos::LayoutLeft> solver(p);
+  solver.set_initial_state();
+  solver.advance(10);
+  EXPECT_EQ(solver.step(), 10);
+  EXPECT_DOUBLE_EQ(solver.time(), 10 * 0.1);
+  EXPECT_EQ(solver.updates_per_step(), 31 * 27);
+}

@@ -1,0 +1,174 @@
+// HDF5 snapshots, XDMF, the text format and the output-folder policy.
+#include "core/field_compare.hpp"
+#include "core/hdf5_file.hpp"
+#include "core/snapshot.hpp"
+#include "core/text_field.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string fresh_dir(const std::string& name) {
+  const std::string dir =
+      (fs::temp_directory_path() / ("cfdrun_test_" + name + "_" + std::to_string(::getpid()))).string();
+  fs::remove_all(dir);
+  return dir;
+}
+
+std::string slurp(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+}  // namespace
+
+template <class Real>
+void round_trip(const std::string& tag) {
+  const std::string dir = fresh_dir("h5" + tag);
+  cfd::prepare_output_dir(dir, false);
+  const cfd::GridBlock grid = cfd::GridBlock::whole(2, cfd::Centering::node, {5, 3, 1}, 0, {0, 0, 0}, {4, 2, 0});
+  cfd::SnapshotSeries series(dir, "test", grid, {"diffusion", "fp", "left", "Serial", "solver: diffusion\n"});
+  std::vector<Real> u(15), w(15);
+  for (int k = 0; k < 15; ++k) {
+    u[k] = static_cast<Real>(1.0 / (k + 3));
+    w[k] = static_cast<Real>(-k * 1e-3);
+  }
+  series.write<Real>(0, 0.0, {{"u", w}});
+  const std::string path = series.write<Real>(7, 0.7, {{"u", u}, {"w", w}}, {{"timing_loop_s", 1.5}});
+  EXPECT_EQ(path, dir + "/test_00000007.h5");
+  EXPECT_FALSE(fs::exists(path + ".tmp"));
+
+  const cfd::H5Array a = cfd::h5_read_array(path, "fields/u");
+  ASSERT_EQ(a.dims, (std::vector<hsize_t>{3, 5}));  // [ny][nx], x fastest
+  EXPECT_EQ(a.stored_bytes, static_cast<int>(sizeof(Real)));
+  for (int k = 0; k < 15; ++k) EXPECT_EQ(a.values[k], static_cast<double>(u[k]));
+  const cfd::H5Array x = cfd::h5_read_array(path, "grid/x");
+  EXPECT_EQ(x.values, (std::vector<double>{0, 1, 2, 3, 4}));
+  EXPECT_EQ(cfd::h5_read_real_attribute(path, "time"), 0.7);
+  EXPECT_EQ(cfd::h5_read_real_attribute(path, "step"), 7);
+  EXPECT_EQ(cfd::h5_read_real_attribute(path, "timing_loop_s"), 1.5);
+  EXPECT_EQ(cfd::h5_read_string_attribute(path, "solver"), "diffusion");
+  EXPECT_EQ(cfd::h5_read_string_attribute(path, "configuration"), "solver: diffusion\n");
+  EXPECT_TRUE(cfd::h5_has_attribute(path, "kokkos_version"));
+  EXPECT_THROW(cfd::h5_read_array(path, "fields/nope"), std::runtime_error);
+
+  const std::string xdmf = slurp(series.xdmf_path());
+  EXPECT_NE(xdmf.find("CollectionType=\"Temporal\""), std::string::npos);
+  EXPECT_NE(xdmf.find("<Time Value=\"0.7\"/>"), std::string::npos);
+  EXPECT_NE(xdmf.find("test_00000007.h5:/fields/w"), std::string::npos);
+  EXPECT_NE(xdmf.find("test_00000000.h5:/fields/u"), std::string::npos);
+  EXPECT_NE(xdmf.find("Precision=\"" + std::to_string(sizeof(Real)) + "\""), std::string::npos);
+  fs::remove_all(dir);
+}
+
+TEST(Hdf5, RoundTripDouble) { round_trip<double>("d"); }
+TEST(Hdf5, RoundTripFloat) { round_trip<float>("f"); }
+
+TEST(Hdf5, UncommittedFileLeavesNothing) {
+  const std::string dir = fresh_dir("uncommitted");
+  fs::create_directories(dir);
+  {
+    cfd::H5Writer w(dir + "/a.h5");
+    const double v[2] = {1, 2};
+    w.dataset("x", v, {2});
+  }
+  EXPECT_TRUE(fs::is_empty(dir));
+  fs::remove_all(dir);
+}
+
+TEST(Hdf5, CellCentredGridHasFaces) {
+  const std::string dir = fresh_dir("cells");
+  cfd::prepare_output_dir(dir, false);
+  const cfd::GridBlock grid =
+      cfd::GridBlock::whole(2, cfd::Centering::cell, {4, 2, 1}, 2, {-0.5, -0.5, 0}, {0.5, 0.5, 0});
+  cfd::SnapshotSeries series(dir, "c", grid, {"x", "fp64", "right", "Serial", ""});
+  const std::string path = series.write<double>(0, 0.0, {{"rho", std::vector<double>(8, 1.0)}});
+  EXPECT_EQ(cfd::h5_read_array(path, "grid/x").values, (std::vector<double>{-0.375, -0.125, 0.125, 0.375}));
+  EXPECT_EQ(cfd::h5_read_array(path, "grid/x_faces").values, (std::vector<double>{-0.5, -0.25, 0, 0.25, 0.5}));
+  EXPECT_NE(slurp(series.xdmf_path()).find("Dimensions=\"3 5\""), std::string::npos);
+  fs::remove_all(dir);
+}
+
+TEST(OutputDir, RefusesToOverwriteUnlessTold) {
+  const std::string dir = fresh_dir("outdir");
+  cfd::prepare_output_dir(dir, false);
+  cfd::prepare_output_dir(dir, false);  // an empty folder is fine
+  std::ofstream(dir + "/diffusion_00000000.h5") << "x";
+  std::ofstream(dir + "/notes.md") << "mine";
+  try {
+    cfd::prepare_output_dir(dir, false);
+    ADD_FAILURE() << "existing results were not protected";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("--overwrite"), std::string::npos);
+  }
+  cfd::prepare_output_dir(dir, true);
+  EXPECT_FALSE(fs::exists(dir + "/diffusion_00000000.h5"));
+  EXPECT_TRUE(fs::exists(dir + "/notes.md"));  // only cfdrun's own outputs are removed
+  fs::remove_all(dir);
+}
+
+TEST(TextField, RoundTripIsExact) {
+  const std::string dir = fresh_dir("text");
+  fs::create_directories(dir);
+  std::vector<double> v = {0.0, 1.0 / 3.0, -2.5e-300, 0.1, 1e300, 7.0};
+  cfd::write_text_field(dir + "/f.txt", 3, 2, v);
+  const cfd::TextField t = cfd::read_text_field(dir + "/f.txt");
+  EXPECT_EQ(t.nx, 3);
+  EXPECT_EQ(t.ny, 2);
+  EXPECT_EQ(t.values, v);
+  fs::remove_all(dir);
+}
+
+TEST(TextField, ReadsFortranExponentsAndReportsBadLines) {
+  const std::string dir = fresh_dir("textbad");
+  fs::create_directories(dir);
+  std::ofstream(dir + "/ok.txt") << "2 1\n  1.5D-01\n 2.0E+00\n";
+  EXPECT_EQ(cfd::read_text_field(dir + "/ok.txt").values, (std::vector<double>{0.15, 2.0}));
+  std::ofstream(dir + "/bad.txt") << "2 1\n1.0\nabc\n";
+  try {
+    cfd::read_text_field(dir + "/bad.txt");
+    ADD_FAILURE();
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("bad.txt:3:"), std::string::npos) << e.what();
+  }
+  std::ofstream(dir + "/short.txt") << "2 2\n1.0\n";
+  EXPECT_THROW(cfd::read_text_field(dir + "/short.txt"), std::runtime_error);
+  std::ofstream(dir + "/header.txt") << "2\n1.0\n";
+  EXPECT_THROW(cfd::read_text_field(dir + "/header.txt"), std::runtime_error);
+  fs::remove_all(dir);
+}
+
+TEST(Compare, MetricsOnAKnownCase) {
+  const std::vector<double> ref = {1.0, 2.0, 3.0, 4.0};
+  const std::vector<double> cand = {1.0, 2.5, 3.0, 3.0};
+  const cfd::Comparison c = cfd::compare_fields(ref, cand, {1e-12, 0.2});
+  EXPECT_EQ(c.count, 4);
+  EXPECT_DOUBLE_EQ(c.max_abs, 1.0);
+  EXPECT_DOUBLE_EQ(c.rmse, std::sqrt((0.25 + 1.0) / 4));
+  EXPECT_DOUBLE_EQ(c.rel_l2, std::sqrt(1.25 / 30.0));
+  EXPECT_DOUBLE_EQ(c.mass_diff, -0.5);
+  EXPECT_EQ(c.failures, 2);  // 0.5 > 0.2*2 and 1.0 > 0.2*4
+  EXPECT_EQ(c.worst_index, 3);
+}
+
+TEST(Compare, NaNFails) {
+  const cfd::Comparison c = cfd::compare_fields({1.0, 2.0}, {1.0, std::nan("")}, {1, 1});
+  EXPECT_EQ(c.failures, 1);
+  EXPECT_THROW(cfd::compare_fields({1.0}, {1.0, 2.0}, {0, 0}), std::invalid_argument);
+}
+
+TEST(Compare, DefaultTolerances) {
+  EXPECT_EQ(cfd::default_tolerance(8, 8).atol, 1e-12);
+  EXPECT_EQ(cfd::default_tolerance(8, 8).rtol, 1e-10);
+  EXPECT_EQ(cfd::default_tolerance(4, 4).rtol, 1e-5);
+  EXPECT_EQ(cfd::default_tolerance(8, 4).rtol, 1e-4);
+}
