@@ -30,7 +30,7 @@ sudo=""
 log() { printf '\033[1m[setup]\033[0m %s\n' "$*"; }
 
 packages=(cmake g++ make pkg-config dpkg-dev libyaml-cpp-dev libhdf5-dev
-  libgtest-dev libcli11-dev python3-h5py python3-matplotlib python3-numpy)
+  libgtest-dev gfortran python3-h5py python3-matplotlib python3-numpy)
 
 install_packages() {
   local missing=()
@@ -100,6 +100,8 @@ run)
   out=$repo/runs/diffusion
   log "running config/diffusion.yaml into $out"
   "$build/apps/cfdrun" "$repo/config/diffusion.yaml" --output "$out" --overwrite
+  log "results in $out: open $out/diffusion.xdmf in ParaView, or plot with"
+  log "  apps/cfdplot.py $out/diffusion_00000100.h5 --log --zoom 40"
   ;;
 test)
   log "running the test suite"
