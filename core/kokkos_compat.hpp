@@ -5,6 +5,7 @@
 #include <Kokkos_Core.hpp>
 
 #include <string>
+#include <type_traits>
 
 namespace cfd {
 
@@ -15,6 +16,22 @@ namespace kmath = Kokkos;
 #else
 namespace kmath = Kokkos::Experimental;
 #endif
+
+// a*b rounded on its own. nvcc fuses a*b + c into one FMA by default, which
+// rounds once instead of twice and so differs in the last bit from the CPU
+// build (g++ in ISO C++ mode does not contract). Where a kernel must give the
+// same bits on every backend, its products go through this.
+template <class Real>
+KOKKOS_FORCEINLINE_FUNCTION Real mul_unfused(Real a, Real b) {
+#if defined(__CUDA_ARCH__)
+  if constexpr (std::is_same_v<Real, float>)
+    return __fmul_rn(a, b);
+  else
+    return __dmul_rn(a, b);
+#else
+  return a * b;
+#endif
+}
 
 inline std::string kokkos_version_string() {
   const int v = KOKKOS_VERSION;
