@@ -83,9 +83,8 @@ class Solver {
     const Real alpha = static_cast<Real>(params_.alpha);
     const long first_x = grid_.offset[0] - grid_.begin(0), first_y = grid_.offset[1] - grid_.begin(1);
     if (params_.variant == Variant::baseline) {
-      Kokkos::parallel_for(
-          "diffusion::heat_step_baseline",
-          range_2d<Order>(grid_.begin(0), grid_.end(0), grid_.begin(1), grid_.end(1), contiguous),
+      for_each_2d<Order>(
+          "diffusion::heat_step_baseline", grid_.begin(0), grid_.end(0), grid_.begin(1), grid_.end(1), contiguous,
           BaselineStep<Real, Layout>{u_, v_, alpha, first_x, first_y, grid_.global_n[0] - 1, grid_.global_n[1] - 1});
     } else {
       // Interior of this block: owned points that are not on the global edge.
