@@ -303,23 +303,27 @@ bool Config::given(const std::string& path) const {
 }
 
 std::string Config::resolved_yaml() const {
-  YAML::Emitter out;
-  out << YAML::BeginMap;
-  std::string open_section;
+  // Sections in order of first appearance, each with all of its keys.
+  std::vector<std::string> sections;
   for (const auto& path : order_) {
-    const Value& v = values_.at(path);
     const auto dot = path.find('.');
     const std::string section = dot == std::string::npos ? "" : path.substr(0, dot);
-    if (section != open_section) {
-      if (!open_section.empty()) out << YAML::EndMap;
-      if (!section.empty()) out << YAML::Key << section << YAML::Value << YAML::BeginMap;
-      open_section = section;
-    }
-    out << YAML::Key << (section.empty() ? path : path.substr(dot + 1)) << YAML::Value;
-    if (v.spec.type == KeyType::string) out << YAML::DoubleQuoted;
-    out << v.text;
+    if (std::find(sections.begin(), sections.end(), section) == sections.end()) sections.push_back(section);
   }
-  if (!open_section.empty()) out << YAML::EndMap;
+  YAML::Emitter out;
+  out << YAML::BeginMap;
+  for (const auto& section : sections) {
+    if (!section.empty()) out << YAML::Key << section << YAML::Value << YAML::BeginMap;
+    for (const auto& path : order_) {
+      const auto dot = path.find('.');
+      if ((dot == std::string::npos ? "" : path.substr(0, dot)) != section) continue;
+      const Value& v = values_.at(path);
+      out << YAML::Key << (section.empty() ? path : path.substr(dot + 1)) << YAML::Value;
+      if (v.spec.type == KeyType::string) out << YAML::DoubleQuoted;
+      out << v.text;
+    }
+    if (!section.empty()) out << YAML::EndMap;
+  }
   out << YAML::EndMap;
   return std::string(out.c_str()) + "\n";
 }

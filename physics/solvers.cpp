@@ -1,6 +1,8 @@
 #include "physics/solvers.hpp"
 
 #include "physics/diffusion/diffusion_run.hpp"
+#include "physics/sod/sod_params.hpp"
+#include "physics/sod/sod_run.hpp"
 
 namespace cfd {
 
@@ -8,6 +10,8 @@ const std::vector<SolverEntry>& solvers() {
   static const std::vector<SolverEntry> table = {
       {"diffusion", "2D heat equation, explicit 5-point stencil (problems.md section 1)", diffusion::keys,
        diffusion::run},
+      {"sod", "1D Navier-Stokes shock tube: KEEP (the original) or PLM + HLLC + SSP-RK2 (problems.md section 2)",
+       sod::keys, sod::run},
   };
   return table;
 }

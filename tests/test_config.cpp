@@ -156,3 +156,10 @@ TEST(Config, FormatRealIsShortestRoundTrip) {
   const double third = 1.0 / 3.0;
   EXPECT_EQ(std::stod(cfd::format_real(third)), third);
 }
+
+TEST(Config, ResolvedYamlOfEverySolverReadsBack) {
+  for (const auto& s : cfd::solvers()) {
+    const Config c = load(std::string("solver: ") + s.name + "\n");
+    EXPECT_EQ(load(c.resolved_yaml()).resolved_yaml(), c.resolved_yaml()) << s.name;
+  }
+}

@@ -7,6 +7,7 @@
 #include "core/version.hpp"
 #include "physics/diffusion/diffusion_reference.hpp"
 #include "physics/diffusion/diffusion_solver.hpp"
+#include "physics/sod/sod_solver.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -31,8 +32,9 @@ the median over repeats (after one warm-up) of:
             also counted as 2 x sizeof(real) bytes per element)
 
 Options:
-  --solver NAME       diffusion (default)
-  --sizes LIST        grid points per side, e.g. 1024,4096 (default 1024,4096)
+  --solver NAME       diffusion (default) or sod (the original KEEP case)
+  --sizes LIST        grid points per side, e.g. 1024,4096 (default 1024,4096;
+                      for sod the number of nodes, e.g. 4096)
   --steps N           time steps per run (default 400)
   --precision LIST    fp32,fp64 (default both)
   --variants LIST     of baseline, contiguous, strided, default, serial
@@ -43,6 +45,10 @@ Options:
   --json FILE         write the rows as JSON
   --help              this text
 Kokkos options (--kokkos-threads=N, --kokkos-num-threads=N) pass through.
+
+Variants of sod: aos-split, aos-fused, soa-split, soa-fused (layout of the
+state, and primitives/fluxes/update as three kernels or one); its bytes model
+is 6 x sizeof(real) per node update (read and write rho, rho*u, E).
 
 Variants of diffusion (layout left: x contiguous, as in Fortran):
   baseline    every point, edges by a branch, loop order along memory
@@ -147,6 +153,54 @@ Row bench_diffusion(const std::string& variant, long n, long steps, int repeats,
   return row;
 }
 
+// The sod original case (KEEP, frozen ends) at nx nodes: variants are
+// aos-split, aos-fused, soa-split, soa-fused. Bytes model: each updated node
+// reads and writes its three conserved values, 6 x sizeof(real).
+template <class Real, class Layout>
+Row bench_sod_layout(const std::string& variant, long n, long steps, int repeats, double copy_gbps) {
+  cfd::sod::Params p;
+  p.nx = n;
+  p.steps = steps;
+  p.fp32 = sizeof(Real) == 4;
+  p.layout = std::is_same_v<Layout, Kokkos::LayoutRight> ? cfd::sod::StateLayout::aos : cfd::sod::StateLayout::soa;
+  p.kernels = variant.find("fused") != std::string::npos ? cfd::sod::Kernels::fused : cfd::sod::Kernels::split;
+  Row row{"sod", variant, sizeof(Real) == 4 ? "fp32" : "fp64", n, steps};
+  std::vector<double> totals, loops;
+  long updates = 0;
+  for (int r = 0; r <= repeats; ++r) {
+    Kokkos::fence();
+    cfd::Stopwatch total;
+    cfd::sod::Solver<Real, Layout> solver(p);
+    solver.set_initial_state();
+    Kokkos::fence();
+    cfd::Stopwatch t;
+    for (long s = 0; s < steps; ++s) solver.advance(solver.stable_dt());
+    Kokkos::fence();
+    const double loop = t.seconds();
+    const auto prof = solver.profiles();
+    solver.release();
+    Kokkos::fence();
+    updates = solver.updates_per_step() * steps;
+    if (r > 0) {
+      totals.push_back(total.seconds());
+      loops.push_back(loop);
+    }
+  }
+  row.total_s = median(totals);
+  row.loop_s = median(loops);
+  row.updates_per_s = updates / row.loop_s;
+  row.gbps = row.updates_per_s * 6.0 * sizeof(Real) * 1e-9;
+  row.pct_copy = 100.0 * row.gbps / copy_gbps;
+  return row;
+}
+
+template <class Real>
+Row bench_sod(const std::string& variant, long n, long steps, int repeats, double copy_gbps) {
+  if (variant.rfind("aos", 0) == 0)
+    return bench_sod_layout<Real, Kokkos::LayoutRight>(variant, n, steps, repeats, copy_gbps);
+  return bench_sod_layout<Real, Kokkos::LayoutLeft>(variant, n, steps, repeats, copy_gbps);
+}
+
 }  // namespace
 
 int main(int argc, char* argv[]) {
@@ -191,16 +245,19 @@ int main(int argc, char* argv[]) {
       return 2;
     }
   }
-  if (solver != "diffusion") {
-    std::fprintf(stderr, "cfdbench: error: unknown solver '%s' (known: diffusion)\n", solver.c_str());
+  if (solver != "diffusion" && solver != "sod") {
+    std::fprintf(stderr, "cfdbench: error: unknown solver '%s' (known: diffusion, sod)\n", solver.c_str());
     return 2;
   }
+  const bool sod = solver == "sod";
+  if (sod && variants.front() == "baseline") variants = {"aos-split", "aos-fused", "soa-split", "soa-fused"};
   if (steps < 1 || repeats < 1) {
     std::fprintf(stderr, "cfdbench: error: --steps and --repeats must be at least 1\n");
     return 2;
   }
   for (const auto& v : variants)
-    if (v != "baseline" && v != "contiguous" && v != "strided" && v != "default" && v != "serial") {
+    if (sod ? (v != "aos-split" && v != "aos-fused" && v != "soa-split" && v != "soa-fused")
+            : (v != "baseline" && v != "contiguous" && v != "strided" && v != "default" && v != "serial")) {
       std::fprintf(stderr, "cfdbench: error: unknown variant '%s'\n", v.c_str());
       return 2;
     }
@@ -224,11 +281,18 @@ int main(int argc, char* argv[]) {
         return 2;
       }
       for (const auto& prec : precisions) {
+        // The copy moves as many elements as one field (diffusion) or one state (sod).
+        const long elements = sod ? 3 * n : n * n;
         const double copy =
-            prec == "fp32" ? copy_bandwidth<float>(n * n, repeats) : copy_bandwidth<double>(n * n, repeats);
-        for (const auto& v : variants)
-          rows.push_back(prec == "fp32" ? bench_diffusion<float>(v, n, steps, repeats, copy)
-                                        : bench_diffusion<double>(v, n, steps, repeats, copy));
+            prec == "fp32" ? copy_bandwidth<float>(elements, repeats) : copy_bandwidth<double>(elements, repeats);
+        for (const auto& v : variants) {
+          if (sod)
+            rows.push_back(prec == "fp32" ? bench_sod<float>(v, n, steps, repeats, copy)
+                                          : bench_sod<double>(v, n, steps, repeats, copy));
+          else
+            rows.push_back(prec == "fp32" ? bench_diffusion<float>(v, n, steps, repeats, copy)
+                                          : bench_diffusion<double>(v, n, steps, repeats, copy));
+        }
       }
     }
   }

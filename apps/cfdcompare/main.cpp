@@ -4,6 +4,11 @@
 #include "core/hdf5_file.hpp"
 #include "core/parallel.hpp"
 #include "core/text_field.hpp"
+#include "physics/gas/exact_riemann.hpp"
+#include "physics/sod/sod_params.hpp"
+#include "physics/solvers.hpp"
+
+#include <cmath>
 
 #include <cstdio>
 #include <cstdlib>
@@ -15,6 +20,7 @@
 namespace {
 
 const char* usage_text = R"(usage: cfdcompare REFERENCE CANDIDATE [options]
+       cfdcompare --exact SNAPSHOT.h5 [--max-l1 X]
 
 Compares two fields point by point. Each file is either a cfdrun HDF5
 snapshot (the dataset fields/<FIELD> is read) or a text field in the original
@@ -22,7 +28,15 @@ Fortran study's format (first line "nx ny", then one value per line, i fastest).
 Prints max |ref-c|, RMSE, relative L2, mass difference (sum c - sum ref), the
 number of points with |ref-c| > atol + rtol*|ref| and the worst point.
 
+With --exact, a 1D shock-tube snapshot (solver sod) is compared with the
+exact Riemann solution (Toro, ch. 4) for its own states, gas and time, read
+from the snapshot's stored configuration: the L1 errors (mean absolute error
+over the cells, Sod units) of density, velocity and pressure are printed.
+
 Options:
+  --exact         compare one sod snapshot with the exact solution
+  --max-l1 X      with --exact: exit 1 when the density L1 error exceeds X
+                  (with --csv: the numerical and exact profiles, Sod units)
   --atol X        absolute tolerance (default by precision, see below)
   --rtol Y        relative tolerance
   --field NAME    field of an HDF5 snapshot to compare (default u)
@@ -66,6 +80,60 @@ Input load(const std::string& path, const std::string& field) {
   return in;
 }
 
+// L1 errors of a sod snapshot against the exact Riemann solution.
+int compare_exact(const std::string& path, double max_l1, bool quiet, const std::string& csv) {
+  try {
+    if (!cfd::h5_is_hdf5(path)) throw std::runtime_error(path + ": not an HDF5 snapshot");
+    const std::string solver = cfd::h5_read_string_attribute(path, "solver");
+    if (solver != "sod") throw std::runtime_error(path + ": --exact needs a sod snapshot, this is " + solver);
+    const cfd::Config config = cfd::Config::from_string(cfd::h5_read_string_attribute(path, "configuration"),
+                                                        path + ":configuration", {}, cfd::solver_keys);
+    const cfd::sod::Params p = cfd::sod::params(config);
+    const bool physical = p.units == cfd::sod::Units::physical;
+    double t = cfd::h5_read_real_attribute(path, "time");
+    if (physical) t *= p.a() / p.length();
+    if (!(t > 0)) throw std::runtime_error(path + ": the snapshot is at t = 0; compare a later one");
+    const cfd::gas::ExactRiemann exact(p.left, p.right, p.gamma);
+    const auto x = cfd::h5_read_array(path, "grid/x").values;
+    const auto rho = cfd::h5_read_array(path, "fields/rho").values;
+    const auto u = cfd::h5_read_array(path, "fields/u").values;
+    const auto pr = cfd::h5_read_array(path, "fields/p").values;
+    double l1[3] = {0, 0, 0};
+    std::FILE* table = nullptr;
+    if (!csv.empty()) {
+      table = std::fopen(csv.c_str(), "w");
+      if (!table) throw std::runtime_error(csv + ": cannot write");
+      std::fprintf(table, "x,rho,rho_exact,u,u_exact,p,p_exact\n");
+    }
+    for (size_t k = 0; k < x.size(); ++k) {
+      const double xs = physical ? x[k] / p.length() : x[k];
+      const cfd::gas::RiemannState e = exact.sample((xs - p.diaphragm) / t);
+      const double r = physical ? rho[k] / p.rho_ref : rho[k], v = physical ? u[k] / p.a() : u[k],
+                   q = physical ? pr[k] / p.p_ref() : pr[k];
+      l1[0] += std::fabs(r - e.rho);
+      l1[1] += std::fabs(v - e.u);
+      l1[2] += std::fabs(q - e.p);
+      if (table) std::fprintf(table, "%.10g,%.10g,%.10g,%.10g,%.10g,%.10g,%.10g\n", xs, r, e.rho, v, e.u, q, e.p);
+    }
+    if (table) std::fclose(table);
+    for (double& v : l1) v /= static_cast<double>(x.size());
+    if (!quiet)
+      std::printf(
+          "snapshot   %s (%zu points, t = %.10g Sod units)\n"
+          "exact      Toro's exact Riemann solution, p* = %.6f, u* = %.6f\n"
+          "L1 density   %.6e\nL1 velocity  %.6e\nL1 pressure  %.6e\n",
+          path.c_str(), x.size(), t, exact.star().p, exact.star().u, l1[0], l1[1], l1[2]);
+    if (max_l1 >= 0 && l1[0] > max_l1) {
+      if (!quiet) std::printf("FAIL: density L1 above %g\n", max_l1);
+      return 1;
+    }
+    return 0;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "cfdcompare: error: %s\n", e.what());
+    return 2;
+  }
+}
+
 int usage_error(const std::string& message) {
   std::fprintf(stderr, "cfdcompare: error: %s\nRun 'cfdcompare --help' for usage.\n", message.c_str());
   return 2;
@@ -85,7 +153,8 @@ int main(int argc, char* argv[]) {
   std::vector<std::string> files;
   std::string field = "u", csv;
   double atol = -1, rtol = -1;
-  bool quiet = false;
+  bool quiet = false, exact = false;
+  double max_l1 = -1;
   try {
     for (int k = 1; k < argc; ++k) {
       const std::string a = argv[k];
@@ -100,6 +169,10 @@ int main(int argc, char* argv[]) {
         atol = parse_tolerance(a, value());
       } else if (a == "--rtol") {
         rtol = parse_tolerance(a, value());
+      } else if (a == "--exact") {
+        exact = true;
+      } else if (a == "--max-l1") {
+        max_l1 = parse_tolerance(a, value());
       } else if (a == "--field") {
         field = value();
       } else if (a == "--csv") {
@@ -114,6 +187,10 @@ int main(int argc, char* argv[]) {
     }
   } catch (const std::exception& e) {
     return usage_error(e.what());
+  }
+  if (exact) {
+    if (files.size() != 1) return usage_error("--exact takes one snapshot");
+    return compare_exact(files[0], max_l1, quiet, csv);
   }
   if (files.size() != 2) return usage_error("expected two files, a reference and a candidate");
 

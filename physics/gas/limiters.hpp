@@ -1,0 +1,25 @@
+// Slope limiters for piecewise-linear reconstruction, as functions of the
+// backward (dm) and forward (dp) differences; each returns the full limited
+// slope across a cell (the face values are centre -/+ slope/2).
+#pragma once
+
+#include "core/kokkos_compat.hpp"
+
+namespace cfd::gas {
+
+enum class Limiter { minmod, vanleer, mc };
+
+template <class Real>
+KOKKOS_INLINE_FUNCTION Real limited_slope(Limiter limiter, Real dm, Real dp) {
+  if (dm * dp <= Real(0)) return Real(0);
+  switch (limiter) {
+    case Limiter::minmod: return kmath::fabs(dm) < kmath::fabs(dp) ? dm : dp;
+    case Limiter::mc: {
+      const Real c = Real(0.5) * (dm + dp), m = Real(2) * (kmath::fabs(dm) < kmath::fabs(dp) ? dm : dp);
+      return kmath::fabs(c) < kmath::fabs(m) ? c : m;
+    }
+    default: return Real(2) * dm * dp / (dm + dp);  // van Leer
+  }
+}
+
+}  // namespace cfd::gas

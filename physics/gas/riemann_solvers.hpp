@@ -1,0 +1,76 @@
+// Approximate Riemann solvers: the flux through a face normal to x between a
+// left and a right primitive state. References: E. F. Toro, "Riemann Solvers
+// and Numerical Methods for Fluid Dynamics", 3rd ed., Springer 2009:
+// LLF (Rusanov) section 10.5.1, HLLE section 10.3 with Einfeldt's simple wave
+// speeds, HLLC section 10.4 (eq. 10.37-10.39 fluxes, 10.70 contact speed).
+#pragma once
+
+#include "physics/gas/ideal_gas.hpp"
+
+namespace cfd::gas {
+
+enum class RiemannSolver { hlle, hllc, llf };
+
+template <class Real>
+KOKKOS_INLINE_FUNCTION Real max2(Real a, Real b) {
+  return a > b ? a : b;
+}
+template <class Real>
+KOKKOS_INLINE_FUNCTION Real min2(Real a, Real b) {
+  return a < b ? a : b;
+}
+
+// HLLE with sL = min(0, min(vL,vR) - max(cL,cR)), sR = max(0, max(vL,vR) + max(cL,cR)).
+template <class Real>
+KOKKOS_INLINE_FUNCTION Conserved<Real> hlle_flux(const Primitive<Real>& l, const Primitive<Real>& r, Real gamma) {
+  const Real cl = sound_speed(l.rho, l.p, gamma), cr = sound_speed(r.rho, r.p, gamma);
+  const Real cmax = max2(cl, cr);
+  const Real sl = min2(Real(0), min2(l.vx, r.vx) - cmax);
+  const Real sr = max2(Real(0), max2(l.vx, r.vx) + cmax);
+  const Conserved<Real> fl = flux_x(l, gamma), fr = flux_x(r, gamma);
+  const Conserved<Real> ul = to_conserved(l, gamma), ur = to_conserved(r, gamma);
+  const Real inv = Real(1) / (sr - sl);
+  return inv * (sr * fl - sl * fr + (sl * sr) * (ur - ul));
+}
+
+// Local Lax-Friedrichs: F = (FL + FR)/2 - smax/2 (UR - UL).
+template <class Real>
+KOKKOS_INLINE_FUNCTION Conserved<Real> llf_flux(const Primitive<Real>& l, const Primitive<Real>& r, Real gamma) {
+  const Real smax =
+      max2(kmath::fabs(l.vx) + sound_speed(l.rho, l.p, gamma), kmath::fabs(r.vx) + sound_speed(r.rho, r.p, gamma));
+  return Real(0.5) * (flux_x(l, gamma) + flux_x(r, gamma)) -
+         (Real(0.5) * smax) * (to_conserved(r, gamma) - to_conserved(l, gamma));
+}
+
+// HLLC with Davis' wave-speed estimates and the Batten et al. contact speed.
+template <class Real>
+KOKKOS_INLINE_FUNCTION Conserved<Real> hllc_flux(const Primitive<Real>& l, const Primitive<Real>& r, Real gamma) {
+  const Real cl = sound_speed(l.rho, l.p, gamma), cr = sound_speed(r.rho, r.p, gamma);
+  const Real sl = min2(l.vx - cl, r.vx - cr);
+  const Real sr = max2(l.vx + cl, r.vx + cr);
+  const Real sm = (r.p - l.p + l.rho * l.vx * (sl - l.vx) - r.rho * r.vx * (sr - r.vx)) /
+                  (l.rho * (sl - l.vx) - r.rho * (sr - r.vx));
+  if (sl >= Real(0)) return flux_x(l, gamma);
+  if (sr <= Real(0)) return flux_x(r, gamma);
+  // Star state on the side the face sits in (Toro eq. 10.39).
+  const bool left = sm >= Real(0);
+  const Primitive<Real>& w = left ? l : r;
+  const Real s = left ? sl : sr;
+  const Conserved<Real> u = to_conserved(w, gamma);
+  const Real factor = w.rho * (s - w.vx) / (s - sm);
+  const Conserved<Real> star{factor, factor * sm, factor * w.vy, factor * w.vz,
+                             factor * (u.energy / w.rho + (sm - w.vx) * (sm + w.p / (w.rho * (s - w.vx))))};
+  return flux_x(w, gamma) + s * (star - u);
+}
+
+template <class Real>
+KOKKOS_INLINE_FUNCTION Conserved<Real> riemann_flux(RiemannSolver solver, const Primitive<Real>& l,
+                                                    const Primitive<Real>& r, Real gamma) {
+  switch (solver) {
+    case RiemannSolver::hllc: return hllc_flux(l, r, gamma);
+    case RiemannSolver::llf: return llf_flux(l, r, gamma);
+    default: return hlle_flux(l, r, gamma);
+  }
+}
+
+}  // namespace cfd::gas

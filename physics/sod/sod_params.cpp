@@ -1,0 +1,158 @@
+#include "physics/sod/sod_params.hpp"
+
+#include "core/snapshot.hpp"
+
+#include <cmath>
+
+namespace cfd::sod {
+
+double Params::a() const { return std::sqrt(R * T_ref); }
+double Params::length() const { return Re * mu0 / (rho_ref * a()); }
+double Params::dx() const { return scheme == Scheme::keep ? length() / (nx - 1) : length() / nx; }
+
+std::vector<KeySpec> keys() {
+  const double inf = std::numeric_limits<double>::infinity();
+  std::vector<KeySpec> k = {
+      {"solver", KeyType::choice, "", "which solver runs the case", {"sod"}},
+      {"grid.nx", KeyType::integer, "4096", "nodes (keep) or cells (hllc) along the tube", {}, 5, 1e9},
+      {"time.steps", KeyType::integer, "2500", "number of steps; 0 runs to time.end_time instead", {}, 0, 1e12},
+      {"time.end_time",
+       KeyType::real,
+       "0",
+       "end time in Sod units (Lx/a) when time.steps is 0; the last step is shortened to end there",
+       {},
+       0},
+      {"time.cfl",
+       KeyType::real,
+       "0.1",
+       "keep: fixed dt = cfl*dx/a with a = sqrt(R*T_ref); hllc: dt = cfl*dx/max(|u|+c)",
+       {},
+       1e-6,
+       1},
+      {"sod.scheme",
+       KeyType::choice,
+       "keep",
+       "keep: the original central KEEP scheme, forward Euler, on nodes; hllc: finite volumes, "
+       "reconstruction + HLLC + SSP-RK2",
+       {"keep", "hllc"}},
+      {"sod.layout",
+       KeyType::choice,
+       "aos",
+       "aos: rho, rho*u, E of a node side by side (the original q(3,nx)); soa: one array per variable (q(nx,3))",
+       {"aos", "soa"}},
+      {"sod.kernels",
+       KeyType::choice,
+       "split",
+       "keep only: split = primitives, fluxes and update as three kernels; fused = one kernel per step",
+       {"split", "fused"}},
+      {"sod.precision", KeyType::choice, "fp64", "working precision", {"fp32", "fp64"}},
+      {"sod.viscosity",
+       KeyType::choice,
+       "sutherland",
+       "keep only: sutherland mu(T), constant mu0, or none (also no heat conduction)",
+       {"sutherland", "constant", "none"}},
+      {"sod.boundary",
+       KeyType::choice,
+       "frozen",
+       "frozen: end nodes (keep) or ghost cells (hllc) keep the initial state; outflow: zero gradient; "
+       "reflecting: a wall",
+       {"frozen", "outflow", "reflecting"}},
+      {"sod.reconstruction",
+       KeyType::choice,
+       "plm",
+       "hllc only: plm (piecewise linear, limited, on rho, u, p) or constant (first-order Godunov)",
+       {"plm", "constant"}},
+      {"sod.limiter", KeyType::choice, "vanleer", "hllc with plm: slope limiter", {"minmod", "vanleer", "mc"}},
+      {"sod.integrator", KeyType::choice, "rk2", "hllc only: rk2 (SSP-RK2, Heun) or euler", {"rk2", "euler"}},
+      {"sod.units",
+       KeyType::choice,
+       "sod",
+       "units of the output: sod (x/Lx, rho/rho_ref, u/a, p/(rho_ref*R*T_ref), T/T_ref, t*a/Lx) or physical (SI)",
+       {"sod", "physical"}},
+      {"sod.text_output", KeyType::boolean, "false",
+       "also write sod_final.txt: the original's four columns x/Lx, rho/rho_l, u/a, p/(rho_l*R*T_lr)"},
+      {"gas.gamma", KeyType::real, "1.4", "ratio of specific heats", {}, 1.0000001, 10},
+      {"gas.R", KeyType::real, "287.03", "gas constant, J/(kg K)", {}, 1e-12, inf},
+      {"gas.Pr", KeyType::real, "0.72", "Prandtl number", {}, 1e-12, inf},
+      {"gas.mu0", KeyType::real, "1.716e-5", "viscosity at T0, Pa s (also the constant viscosity)", {}, 0, inf},
+      {"gas.T0", KeyType::real, "273.2", "Sutherland reference temperature, K", {}, 1e-12, inf},
+      {"gas.S", KeyType::real, "111", "Sutherland constant, K", {}, 0, inf},
+      {"gas.Re",
+       KeyType::real,
+       "25000",
+       "Reynolds number; sets the tube length Lx = Re*mu0/(rho_ref*a)",
+       {},
+       1e-12,
+       inf},
+      {"gas.rho_ref", KeyType::real, "1.293", "reference density rho_l, kg/m^3 (the unit of density)", {}, 1e-12, inf},
+      {"gas.T_ref",
+       KeyType::real,
+       "300",
+       "reference temperature T_lr, K; a = sqrt(R*T_ref) is the unit of velocity",
+       {},
+       1e-12,
+       inf},
+      {"state.rho_left", KeyType::real, "1", "left density, Sod units (rho/rho_ref)", {}, -inf, inf},
+      {"state.u_left", KeyType::real, "0", "left velocity, Sod units (u/a)", {}, -inf, inf},
+      {"state.p_left", KeyType::real, "1", "left pressure, Sod units (p/(rho_ref*R*T_ref))", {}, -inf, inf},
+      {"state.rho_right", KeyType::real, "0.125", "right density, Sod units", {}, -inf, inf},
+      {"state.u_right", KeyType::real, "0", "right velocity, Sod units", {}, -inf, inf},
+      {"state.p_right", KeyType::real, "0.1", "right pressure, Sod units", {}, -inf, inf},
+      {"state.diaphragm", KeyType::real, "0.5", "diaphragm position as a fraction of the tube", {}, 0, 1},
+  };
+  for (auto& o : output_keys()) k.push_back(o);
+  return k;
+}
+
+Params params(const Config& c) {
+  Params p;
+  p.nx = c.get_int("grid.nx");
+  p.steps = c.get_int("time.steps");
+  p.end_time = c.get_real("time.end_time");
+  p.cfl = c.get_real("time.cfl");
+  p.scheme = c.get_string("sod.scheme") == "keep" ? Scheme::keep : Scheme::hllc;
+  p.layout = c.get_string("sod.layout") == "aos" ? StateLayout::aos : StateLayout::soa;
+  p.kernels = c.get_string("sod.kernels") == "split" ? Kernels::split : Kernels::fused;
+  p.fp32 = c.get_string("sod.precision") == "fp32";
+  const std::string& v = c.get_string("sod.viscosity");
+  p.viscosity = v == "none" ? Viscosity::none : v == "constant" ? Viscosity::constant : Viscosity::sutherland;
+  const std::string& b = c.get_string("sod.boundary");
+  p.boundary = b == "outflow" ? Boundary::outflow : b == "reflecting" ? Boundary::reflecting : Boundary::frozen;
+  p.reconstruct = c.get_string("sod.reconstruction") == "plm";
+  const std::string& l = c.get_string("sod.limiter");
+  p.limiter = l == "minmod" ? gas::Limiter::minmod : l == "mc" ? gas::Limiter::mc : gas::Limiter::vanleer;
+  p.rk2 = c.get_string("sod.integrator") == "rk2";
+  p.text_output = c.get_bool("sod.text_output");
+  p.gamma = c.get_real("gas.gamma");
+  p.R = c.get_real("gas.R");
+  p.Pr = c.get_real("gas.Pr");
+  p.mu0 = c.get_real("gas.mu0");
+  p.T0 = c.get_real("gas.T0");
+  p.S = c.get_real("gas.S");
+  p.Re = c.get_real("gas.Re");
+  p.rho_ref = c.get_real("gas.rho_ref");
+  p.T_ref = c.get_real("gas.T_ref");
+  p.left = {c.get_real("state.rho_left"), c.get_real("state.u_left"), c.get_real("state.p_left")};
+  p.right = {c.get_real("state.rho_right"), c.get_real("state.u_right"), c.get_real("state.p_right")};
+  p.diaphragm = c.get_real("state.diaphragm");
+  p.units = c.get_string("sod.units") == "physical" ? Units::physical : Units::sod;
+
+  auto reject = [&](const std::string& key, const std::string& why) {
+    throw ConfigError(c.source() + ": error: '" + key + "': " + why);
+  };
+  for (const auto& [side, s] : {std::pair{"left", p.left}, std::pair{"right", p.right}}) {
+    if (!(s.rho > 0)) reject(std::string("state.rho_") + side, "density must be positive, got " + format_real(s.rho));
+    if (!(s.p > 0)) reject(std::string("state.p_") + side, "pressure must be positive, got " + format_real(s.p));
+  }
+  if (p.steps == 0 && !(p.end_time > 0)) reject("time.end_time", "must be positive when time.steps is 0");
+  if (p.steps > 0 && c.given("time.end_time") && p.end_time > 0)
+    reject("time.end_time", "give either time.steps or time.end_time (set time.steps: 0 to run to an end time)");
+  if (p.scheme == Scheme::hllc && p.kernels == Kernels::fused)
+    reject("sod.kernels", "fused kernels exist for the keep scheme only");
+  if (p.scheme == Scheme::hllc && c.given("sod.viscosity") && p.viscosity != Viscosity::none)
+    reject("sod.viscosity", "the hllc scheme is inviscid; set sod.viscosity: none or leave it out");
+  if (p.scheme == Scheme::hllc) p.viscosity = Viscosity::none;
+  return p;
+}
+
+}  // namespace cfd::sod

@@ -1,0 +1,205 @@
+// The sod solver: the original KEEP case (bit-for-bit variants, conservation,
+// the post-shock plateau and shock position against the exact solution) and
+// the shock-capturing scheme's convergence against the exact Riemann solution.
+#include "physics/gas/exact_riemann.hpp"
+#include "physics/gas/riemann_solvers.hpp"
+#include "physics/sod/sod_solver.hpp"
+#include "physics/solvers.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+
+using namespace cfd::sod;
+using cfd::gas::ExactRiemann;
+using cfd::gas::RiemannState;
+
+namespace {
+
+Params seed() { return Params{}; }  // the defaults are the original case
+
+template <class Real, class Layout>
+Solver<Real, Layout> run(const Params& p, double end_time = 0) {
+  Solver<Real, Layout> s(p);
+  s.set_initial_state();
+  if (end_time > 0) {
+    while (s.time() < end_time * (1 - 1e-12)) s.advance(std::min(s.stable_dt(), end_time - s.time()));
+  } else {
+    for (long k = 0; k < p.steps; ++k) s.advance(s.stable_dt());
+  }
+  return s;
+}
+
+template <class Real>
+std::vector<Real> final_state(Params p, StateLayout layout, Kernels kernels) {
+  p.layout = layout;
+  p.kernels = kernels;
+  if (layout == StateLayout::aos) return run<Real, Kokkos::LayoutRight>(p).conserved();
+  return run<Real, Kokkos::LayoutLeft>(p).conserved();
+}
+
+template <class Real>
+void expect_variants_identical(const Params& p) {
+  const std::vector<Real> ref = final_state<Real>(p, StateLayout::aos, Kernels::split);
+  for (auto layout : {StateLayout::aos, StateLayout::soa})
+    for (auto kernels : {Kernels::split, Kernels::fused}) {
+      const std::vector<Real> v = final_state<Real>(p, layout, kernels);
+      ASSERT_EQ(v.size(), ref.size());
+      EXPECT_EQ(std::memcmp(v.data(), ref.data(), v.size() * sizeof(Real)), 0)
+          << "layout " << int(layout) << " kernels " << int(kernels);
+    }
+}
+
+// L1 error of density against the exact solution, Sod units, cells of width 1/N.
+double density_l1(const Profiles& prof, const ExactRiemann& exact, double t, double x0) {
+  double sum = 0;
+  for (size_t k = 0; k < prof.x.size(); ++k) sum += std::fabs(prof.rho[k] - exact.sample((prof.x[k] - x0) / t).rho);
+  return sum / prof.x.size();
+}
+
+Params fv(long n, bool plm_rk2) {
+  Params p;
+  p.scheme = Scheme::hllc;
+  p.viscosity = Viscosity::none;
+  p.nx = n;
+  p.steps = 0;
+  p.end_time = 0.2;
+  p.cfl = 0.8;
+  p.reconstruct = plm_rk2;
+  p.rk2 = plm_rk2;
+  p.cfl = plm_rk2 ? 0.8 : 0.9;
+  return p;
+}
+
+}  // namespace
+
+TEST(ExactRiemann, SodStarStateAndWavesMatchToro) {
+  const ExactRiemann sod({1, 0, 1}, {0.125, 0, 0.1}, 1.4);
+  EXPECT_NEAR(sod.star().p, 0.303130, 5e-7);
+  EXPECT_NEAR(sod.star().u, 0.927453, 5e-7);
+  EXPECT_NEAR(sod.star().rho_left, 0.426319, 5e-7);
+  EXPECT_NEAR(sod.star().rho_right, 0.265574, 5e-7);
+  EXPECT_NEAR(sod.right_head_speed(), 1.752156, 5e-7);
+  const double t = 0.2;
+  EXPECT_NEAR(0.5 + sod.left_head_speed() * t, 0.26336, 5e-6);
+  EXPECT_NEAR(0.5 + sod.left_tail_speed() * t, 0.48595, 5e-6);
+  EXPECT_NEAR(0.5 + sod.contact_speed() * t, 0.68549, 5e-6);
+  EXPECT_NEAR(0.5 + sod.right_head_speed() * t, 0.85043, 5e-6);
+  // Sampling: left state, fan, star regions, right state.
+  EXPECT_EQ(sod.sample(-2).rho, 1.0);
+  EXPECT_EQ(sod.sample(2).p, 0.1);
+  EXPECT_NEAR(sod.sample(1.0).rho, 0.265574, 5e-7);
+  EXPECT_NEAR(sod.sample(0.5).rho, 0.426319, 5e-7);
+}
+
+TEST(ExactRiemann, ToroTestsTwoAndThree) {
+  const ExactRiemann t2({1, -2, 0.4}, {1, 2, 0.4}, 1.4);  // the 123 problem
+  EXPECT_NEAR(t2.star().p, 0.00189, 5e-6);
+  EXPECT_NEAR(t2.star().u, 0.0, 1e-12);
+  const ExactRiemann t3({1, 0, 1000}, {1, 0, 0.01}, 1.4);
+  EXPECT_NEAR(t3.star().p, 460.894, 5e-4);
+  EXPECT_NEAR(t3.star().u, 19.5975, 5e-5);
+}
+
+TEST(ExactRiemann, RejectsBadStates) {
+  EXPECT_THROW(ExactRiemann({-1, 0, 1}, {1, 0, 1}, 1.4), std::invalid_argument);
+  EXPECT_THROW(ExactRiemann({1, 0, 0}, {1, 0, 1}, 1.4), std::invalid_argument);
+  EXPECT_THROW(ExactRiemann({1, 0, 1}, {1, 0, 1}, 1.0), std::invalid_argument);
+  EXPECT_THROW(ExactRiemann({1, -20, 1}, {1, 20, 1}, 1.4), std::invalid_argument);  // vacuum
+}
+
+TEST(RiemannSolvers, ConsistentWithThePhysicalFlux) {
+  const cfd::gas::Primitive<double> w{1.3, 0.4, -0.2, 0.1, 2.5};
+  const auto f = cfd::gas::flux_x(w, 5.0 / 3.0);
+  for (auto solver : {cfd::gas::RiemannSolver::hlle, cfd::gas::RiemannSolver::hllc, cfd::gas::RiemannSolver::llf}) {
+    const auto r = cfd::gas::riemann_flux(solver, w, w, 5.0 / 3.0);
+    EXPECT_NEAR(r.rho, f.rho, 1e-14);
+    EXPECT_NEAR(r.mx, f.mx, 1e-14);
+    EXPECT_NEAR(r.my, f.my, 1e-14);
+    EXPECT_NEAR(r.energy, f.energy, 1e-14);
+  }
+}
+
+TEST(SodKeep, AllVariantsBitForBitFp64) { expect_variants_identical<double>(seed()); }
+TEST(SodKeep, AllVariantsBitForBitFp32) { expect_variants_identical<float>(seed()); }
+
+TEST(SodKeep, OriginalCaseConservesAndMatchesTheExactPlateauAndShock) {
+  const Params p = seed();
+  Solver<double, Kokkos::LayoutRight> s(p);
+  s.set_initial_state();
+  const auto [m0, e0] = s.interior_totals();
+  for (long k = 0; k < p.steps; ++k) s.advance(s.stable_dt());
+  const auto [m1, e1] = s.interior_totals();
+  EXPECT_LT(std::fabs(m1 - m0) / m0, 1e-13);
+  EXPECT_LT(std::fabs(e1 - e0) / e0, 1e-13);
+
+  const double t = s.time();
+  EXPECT_NEAR(t, 2500 * 0.1 / 4095, 1e-15);  // t* = nt*CFL/(nx-1)
+  const ExactRiemann exact({1, 0, 1}, {0.125, 0, 0.1}, 1.4);
+  const double contact = 0.5 + exact.contact_speed() * t, shock = 0.5 + exact.right_head_speed() * t;
+  const Profiles prof = s.profiles();
+  // The middle half of the plateau between contact and shock.
+  int samples = 0;
+  for (size_t k = 0; k < prof.x.size(); ++k) {
+    const double x = prof.x[k];
+    if (x < contact + 0.25 * (shock - contact) || x > shock - 0.25 * (shock - contact)) continue;
+    ++samples;
+    EXPECT_NEAR(prof.p[k], 0.30313, 1e-3) << "x = " << x;
+    EXPECT_NEAR(prof.u[k], 0.92745, 1e-3) << "x = " << x;
+    EXPECT_NEAR(prof.rho[k], 0.26557, 1e-3) << "x = " << x;
+  }
+  EXPECT_GT(samples, 20);
+  // The shock: where p crosses halfway between the plateau and the right state.
+  const double half = 0.5 * (exact.star().p + 0.1);
+  double found = -1;
+  for (size_t k = 0; k + 1 < prof.x.size(); ++k)
+    if (prof.p[k] > half && prof.p[k + 1] <= half && prof.x[k] > contact)
+      found = prof.x[k] + (prof.p[k] - half) / (prof.p[k] - prof.p[k + 1]) * (prof.x[k + 1] - prof.x[k]);
+  EXPECT_LT(std::fabs(found - shock), 2.0 / 4095) << "shock at " << found << ", exact " << shock;
+}
+
+TEST(SodHllc, LayoutsBitForBit) {
+  Params p = fv(200, true);
+  const auto a = run<double, Kokkos::LayoutRight>(p, 0.2).conserved();
+  const auto b = run<double, Kokkos::LayoutLeft>(p, 0.2).conserved();
+  EXPECT_EQ(std::memcmp(a.data(), b.data(), a.size() * sizeof(double)), 0);
+}
+
+TEST(SodHllc, DensityErrorFallsUnderRefinementAndBeatsFirstOrderGodunov) {
+  const ExactRiemann exact({1, 0, 1}, {0.125, 0, 0.1}, 1.4);
+  double previous = 1e9;
+  for (long n : {100L, 200L, 400L, 800L}) {
+    const auto s = run<double, Kokkos::LayoutRight>(fv(n, true), 0.2);
+    EXPECT_NEAR(s.time(), 0.2, 1e-14);
+    const double l1 = density_l1(s.profiles(), exact, s.time(), 0.5);
+    EXPECT_LT(l1, previous) << "N = " << n;
+    previous = l1;
+    if (n == 400) {
+      const auto g = run<double, Kokkos::LayoutRight>(fv(400, false), 0.2);
+      const double godunov = density_l1(g.profiles(), exact, g.time(), 0.5);
+      EXPECT_NEAR(godunov, 6.8e-3, 1.5e-3);  // problems' figure for first-order Godunov
+      EXPECT_LE(l1, 0.5 * godunov) << "plm " << l1 << " godunov " << godunov;
+      EXPECT_LE(l1, 3.4e-3);
+    }
+  }
+}
+
+TEST(SodConfig, BadStatesAreRejected) {
+  auto error = [](const std::string& text) -> std::string {
+    try {
+      cfd::sod::params(cfd::Config::from_string(text, "s.yaml", {}, cfd::solver_keys));
+    } catch (const cfd::ConfigError& e) {
+      return e.what();
+    }
+    return "";
+  };
+  EXPECT_NE(error("solver: sod\nstate: {rho_left: -1}\n").find("'state.rho_left': density must be positive"),
+            std::string::npos);
+  EXPECT_NE(error("solver: sod\nstate: {p_right: 0}\n").find("'state.p_right': pressure must be positive"),
+            std::string::npos);
+  EXPECT_NE(error("solver: sod\ngas: {gamma: 1.0}\n").find("'gas.gamma': must be between"), std::string::npos);
+  EXPECT_NE(error("solver: sod\nsod: {scheme: hllc, kernels: fused}\n").find("fused kernels exist for the keep"),
+            std::string::npos);
+  EXPECT_NE(error("solver: sod\ntime: {steps: 0}\n").find("'time.end_time': must be positive"), std::string::npos);
+}
