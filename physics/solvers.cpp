@@ -9,9 +9,9 @@ namespace cfd {
 const std::vector<SolverEntry>& solvers() {
   static const std::vector<SolverEntry> table = {
       {"diffusion", "2D heat equation, explicit 5-point stencil (problems.md section 1)", diffusion::keys,
-       diffusion::run},
+       [](const Config& c) { diffusion::params(c); }, diffusion::run},
       {"sod", "1D Navier-Stokes shock tube: KEEP (the original) or PLM + HLLC + SSP-RK2 (problems.md section 2)",
-       sod::keys, sod::run},
+       sod::keys, [](const Config& c) { sod::params(c); }, sod::run},
   };
   return table;
 }

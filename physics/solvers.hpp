@@ -18,6 +18,9 @@ struct SolverEntry {
   const char* name;
   const char* summary;
   std::vector<KeySpec> (*keys)();
+  // Checks what the keys alone cannot (combinations, physical states);
+  // throws ConfigError.
+  void (*check)(const Config&);
   int (*run)(const Config&, const RunContext&);
 };
 

@@ -143,6 +143,8 @@ int main(int argc, char* argv[]) {
   cfd::Config config;
   try {
     config = cfd::Config::from_file(case_file, overrides, cfd::solver_keys);
+    for (const auto& s : cfd::solvers())
+      if (config.solver() == s.name) s.check(config);
   } catch (const cfd::ConfigError& e) {
     std::fprintf(stderr, "%s\n", e.what());
     return 2;
