@@ -57,6 +57,13 @@ Comparison compare_fields(const std::vector<double>& ref_host, const std::vector
         b += cand(k);
       },
       sq, rsq, ref_sum, cand_sum);
+  Kokkos::parallel_reduce(
+      "compare::max_abs", Kokkos::RangePolicy<ExecSpace>(0, n),
+      KOKKOS_LAMBDA(long k, double& m) {
+        const double d = diff(k) < 0 ? -diff(k) : diff(k);
+        if (d > m) m = d;
+      },
+      Kokkos::Max<double>(out.max_abs));
   diff_norm = std::sqrt(sq);
   ref_norm = std::sqrt(rsq);
 #endif

@@ -1,6 +1,8 @@
 #include "physics/solvers.hpp"
 
 #include "physics/diffusion/diffusion_run.hpp"
+#include "physics/euler2d/euler2d_params.hpp"
+#include "physics/euler2d/euler2d_run.hpp"
 #include "physics/sod/sod_params.hpp"
 #include "physics/sod/sod_run.hpp"
 
@@ -12,6 +14,8 @@ const std::vector<SolverEntry>& solvers() {
        [](const Config& c) { diffusion::params(c); }, diffusion::run},
       {"sod", "1D Navier-Stokes shock tube: KEEP (the original) or PLM + HLLC + SSP-RK2 (problems.md section 2)",
        sod::keys, [](const Config& c) { sod::params(c); }, sod::run},
+      {"euler2d", "2D compressible Euler, MUSCL + HLLE/HLLC/LLF, Kelvin-Helmholtz and more (problems.md section 3)",
+       euler2d::keys, [](const Config& c) { euler2d::params(c); }, euler2d::run},
   };
   return table;
 }

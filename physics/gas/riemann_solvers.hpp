@@ -20,17 +20,44 @@ KOKKOS_INLINE_FUNCTION Real min2(Real a, Real b) {
   return a < b ? a : b;
 }
 
-// HLLE with sL = min(0, min(vL,vR) - max(cL,cR)), sR = max(0, max(vL,vR) + max(cL,cR)).
+// HLLE from given face states, conserved vectors, fluxes and sound speeds:
+// sL = min(0, min(vL,vR) - max(cL,cR)), sR = max(0, max(vL,vR) + max(cL,cR)),
+// F = (sR*FL - sL*FR + sL*sR*(UR-UL))/(sR-sL).
+template <class Real>
+KOKKOS_INLINE_FUNCTION Conserved<Real> hlle_from(Real vl, Real cl, const Conserved<Real>& ul, const Conserved<Real>& fl,
+                                                 Real vr, Real cr, const Conserved<Real>& ur,
+                                                 const Conserved<Real>& fr) {
+  const Real cmax = max2(cl, cr);
+  const Real sl = min2(Real(0), min2(vl, vr) - cmax);
+  const Real sr = max2(Real(0), max2(vl, vr) + cmax);
+  const Conserved<Real> num = sr * fl - sl * fr + (sl * sr) * (ur - ul);
+  const Real den = sr - sl;
+  return {num.rho / den, num.mx / den, num.my / den, num.mz / den, num.energy / den};
+}
+
 template <class Real>
 KOKKOS_INLINE_FUNCTION Conserved<Real> hlle_flux(const Primitive<Real>& l, const Primitive<Real>& r, Real gamma) {
-  const Real cl = sound_speed(l.rho, l.p, gamma), cr = sound_speed(r.rho, r.p, gamma);
-  const Real cmax = max2(cl, cr);
-  const Real sl = min2(Real(0), min2(l.vx, r.vx) - cmax);
-  const Real sr = max2(Real(0), max2(l.vx, r.vx) + cmax);
-  const Conserved<Real> fl = flux_x(l, gamma), fr = flux_x(r, gamma);
-  const Conserved<Real> ul = to_conserved(l, gamma), ur = to_conserved(r, gamma);
-  const Real inv = Real(1) / (sr - sl);
-  return inv * (sr * fl - sl * fr + (sl * sr) * (ur - ul));
+  return hlle_from(l.vx, sound_speed(l.rho, l.p, gamma), to_conserved(l, gamma), flux_x(l, gamma), r.vx,
+                   sound_speed(r.rho, r.p, gamma), to_conserved(r, gamma), flux_x(r, gamma));
+}
+
+// The OpenACC tutorial's HLLE (problems.md section 3): e and p reconstructed
+// independently; the face energy is rho*e + kinetic, the sound speed
+// sqrt(gamma*(gamma-1)*e), and the flux's pressure the reconstructed p.
+template <class Real>
+KOKKOS_INLINE_FUNCTION Conserved<Real> hlle_flux_tutorial(const Primitive<Real>& l, Real el, const Primitive<Real>& r,
+                                                          Real er, Real gamma) {
+  auto face = [gamma](const Primitive<Real>& w, Real e, Conserved<Real>& u, Conserved<Real>& f, Real& c) {
+    const Real energy = w.rho * e + kinetic_energy(w.rho, w.vx, w.vy, w.vz);
+    u = {w.rho, w.rho * w.vx, w.rho * w.vy, w.rho * w.vz, energy};
+    f = {u.mx, u.mx * w.vx + w.p, u.my * w.vx, u.mz * w.vx, (energy + w.p) * w.vx};
+    c = kmath::sqrt(gamma * (gamma - Real(1)) * e);
+  };
+  Conserved<Real> ul, fl, ur, fr;
+  Real cl, cr;
+  face(l, el, ul, fl, cl);
+  face(r, er, ur, fr, cr);
+  return hlle_from(l.vx, cl, ul, fl, r.vx, cr, ur, fr);
 }
 
 // Local Lax-Friedrichs: F = (FL + FR)/2 - smax/2 (UR - UL).

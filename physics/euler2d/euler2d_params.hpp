@@ -1,0 +1,45 @@
+// The euler2d case: 2D compressible Euler equations of an ideal gas on a
+// uniform grid with two ghost layers, finite volumes (problems.md section 3):
+// the OpenACC/MPI tutorial's MUSCL-HLLE Kelvin-Helmholtz case exactly, and a
+// modern default (reconstruction, limiters, Riemann solvers and SSP
+// integrators to choose from).
+#pragma once
+
+#include "core/config.hpp"
+#include "physics/gas/limiters.hpp"
+#include "physics/gas/riemann_solvers.hpp"
+
+#include <array>
+#include <vector>
+
+namespace cfd::euler2d {
+
+enum class Problem { kh_mcnally, kh_seed, sod_x, sod_y, vortex, blast };
+enum class Boundary { periodic, outflow, reflecting };
+enum class Integrator { euler, rk2, rk3 };
+
+struct Params {
+  Problem problem = Problem::kh_mcnally;
+  long nx = 256, ny = 256;
+  std::array<double, 2> lo{0, 0}, hi{1, 1};  // domain, from the problem
+  long steps = 0;                            // 0: run to end_time
+  double end_time = 2;
+  double cfl = 0.4;
+  bool fp32 = false;
+  bool plm = true;  // plm or dc (donor cell, first order)
+  gas::Limiter limiter = gas::Limiter::vanleer;
+  gas::RiemannSolver riemann = gas::RiemannSolver::hlle;
+  Integrator integrator = Integrator::rk2;
+  bool original_faces = false;  // the tutorial's face energy and sound speed from the reconstructed e
+  double gamma = 5.0 / 3.0;
+  std::array<Boundary, 4> boundary{Boundary::periodic, Boundary::periodic, Boundary::periodic,
+                                   Boundary::periodic};  // x_lo, x_hi, y_lo, y_hi
+  double output_interval = 0;  // snapshots every this much simulated time (0: initial and final)
+  long history_every = 10;     // .hst rows every N steps (0: none)
+};
+
+std::vector<KeySpec> keys();
+Params params(const Config& config);
+const char* name(Problem p);
+
+}  // namespace cfd::euler2d

@@ -1,0 +1,177 @@
+// The euler2d solver: conservation in a periodic box, sod_x = sod_y bit for
+// bit and against the exact solution, second-order convergence on a smooth
+// problem, mirror symmetry, and configuration checks.
+#include "physics/euler2d/euler2d_solver.hpp"
+#include "physics/gas/exact_riemann.hpp"
+#include "physics/solvers.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+
+using namespace cfd::euler2d;
+
+namespace {
+
+Params base(Problem problem, long nx, long ny) {
+  Params p;
+  p.problem = problem;
+  p.nx = nx;
+  p.ny = ny;
+  if (problem == Problem::kh_seed) p.lo = {-0.5, -0.5}, p.hi = {0.5, 0.5};
+  if (problem == Problem::vortex) p.lo = {-5, -5}, p.hi = {5, 5};
+  return p;
+}
+
+template <class Real>
+Solver<Real> run_to(const Params& p, double end) {
+  Solver<Real> s(p);
+  s.set_initial_state();
+  while (s.time() < end * (1 - 1e-14)) {
+    const double dt = s.stable_dt();
+    EXPECT_GT(dt, 0);
+    if (!(dt > 0)) break;
+    s.advance(std::min(dt, end - s.time()));
+  }
+  return s;
+}
+
+template <class Real>
+Solver<Real> run_steps(const Params& p, long steps) {
+  Solver<Real> s(p);
+  s.set_initial_state();
+  for (long k = 0; k < steps; ++k) s.advance(s.stable_dt());
+  return s;
+}
+
+Params sod(bool along_x, long n) {
+  Params p = base(along_x ? Problem::sod_x : Problem::sod_y, along_x ? n : 4, along_x ? 4 : n);
+  p.gamma = 1.4;
+  p.cfl = 0.4;
+  p.riemann = cfd::gas::RiemannSolver::hllc;
+  const int normal_lo = along_x ? 0 : 2;
+  p.boundary[normal_lo] = p.boundary[normal_lo + 1] = Boundary::outflow;
+  return p;
+}
+
+}  // namespace
+
+TEST(Euler2d, OriginalCaseConservesMassMomentumEnergyInAPeriodicBox) {
+  Params p = base(Problem::kh_seed, 64, 64);
+  p.cfl = 0.05;
+  p.integrator = Integrator::euler;
+  p.original_faces = true;
+  Solver<double> s(p);
+  s.set_initial_state();
+  const Totals a = s.totals();
+  for (int k = 0; k < 200; ++k) s.advance(s.stable_dt());
+  const Totals b = s.totals();
+  EXPECT_LT(std::fabs(b.mass - a.mass) / a.mass, 1e-13);
+  EXPECT_LT(std::fabs(b.energy - a.energy) / a.energy, 1e-13);
+  EXPECT_LT(std::fabs(b.mom_x - a.mom_x) / a.mass, 1e-13);
+  EXPECT_LT(std::fabs(b.mom_y - a.mom_y) / a.mass, 1e-13);
+  EXPECT_NEAR(a.kh_mode, 0.01, 5e-4);  // McNally's M(0) = 0.01
+}
+
+TEST(Euler2d, ModernSchemesConserveToo) {
+  for (auto riemann : {cfd::gas::RiemannSolver::hlle, cfd::gas::RiemannSolver::hllc, cfd::gas::RiemannSolver::llf})
+    for (auto integrator : {Integrator::rk2, Integrator::rk3}) {
+      Params p = base(Problem::kh_mcnally, 32, 32);
+      p.riemann = riemann;
+      p.integrator = integrator;
+      p.limiter = cfd::gas::Limiter::mc;
+      Solver<double> s(p);
+      s.set_initial_state();
+      const Totals a = s.totals();
+      for (int k = 0; k < 50; ++k) s.advance(s.stable_dt());
+      const Totals b = s.totals();
+      EXPECT_LT(std::fabs(b.mass - a.mass) / a.mass, 1e-13);
+      EXPECT_LT(std::fabs(b.energy - a.energy) / a.energy, 1e-13);
+    }
+}
+
+TEST(Euler2d, SodAlongXEqualsSodAlongYBitForBitAndMatchesTheExactSolution) {
+  const long n = 400;
+  const auto sx = run_to<double>(sod(true, n), 0.2);
+  const auto sy = run_to<double>(sod(false, n), 0.2);
+  EXPECT_EQ(sx.step(), sy.step());
+  const auto fx = sx.fields(), fy = sy.fields();
+  // sod_x is n x 4 (x fastest), sod_y 4 x n: row 0 of one against column 0 of the other.
+  for (long k = 0; k < n; ++k) {
+    ASSERT_EQ(std::memcmp(&fx[0][k], &fy[0][k * 4], sizeof(double)), 0) << "rho at " << k;
+    ASSERT_EQ(std::memcmp(&fx[4][k], &fy[4][k * 4], sizeof(double)), 0) << "p at " << k;
+    ASSERT_EQ(std::memcmp(&fx[1][k], &fy[2][k * 4], sizeof(double)), 0) << "normal velocity at " << k;
+  }
+  const cfd::gas::ExactRiemann exact({1, 0, 1}, {0.125, 0, 0.1}, 1.4);
+  double l1 = 0;
+  for (long k = 0; k < n; ++k) l1 += std::fabs(fx[0][k] - exact.sample(((k + 0.5) / n - 0.5) / sx.time()).rho);
+  l1 /= n;
+  EXPECT_LE(l1, 3.4e-3) << "half of first-order Godunov's 6.8e-3";
+}
+
+TEST(Euler2d, SmoothVortexConvergesAtSecondOrder) {
+  // Isentropic vortex, plm (mc) + hllc + rk2, L1 density error at t = 1.
+  double errors[3];
+  const long sizes[3] = {32, 64, 128};
+  for (int k = 0; k < 3; ++k) {
+    Params p = base(Problem::vortex, sizes[k], sizes[k]);
+    p.gamma = 1.4;
+    p.limiter = cfd::gas::Limiter::mc;
+    p.riemann = cfd::gas::RiemannSolver::hllc;
+    p.cfl = 0.4;
+    const auto s = run_to<double>(p, 1.0);
+    const auto f = s.fields();
+    double sum = 0;
+    for (long j = 0; j < p.ny; ++j)
+      for (long i = 0; i < p.nx; ++i)
+        sum += std::fabs(f[0][j * p.nx + i] - s.initial(s.centre(0, i), s.centre(1, j), s.time()).rho);
+    errors[k] = sum / (p.nx * p.ny);
+  }
+  const double order1 = std::log2(errors[0] / errors[1]), order2 = std::log2(errors[1] / errors[2]);
+  EXPECT_GE(order1, 1.8) << errors[0] << " " << errors[1];
+  EXPECT_GE(order2, 1.8) << errors[1] << " " << errors[2];
+}
+
+TEST(Euler2d, BlastKeepsItsMirrorSymmetry) {
+  Params p = base(Problem::blast, 64, 64);
+  p.gamma = 1.4;
+  for (auto& b : p.boundary) b = Boundary::outflow;
+  const auto s = run_steps<double>(p, 60);
+  const auto f = s.fields();
+  const long n = 64;
+  for (long j = 0; j < n; ++j)
+    for (long i = 0; i < n; ++i) {
+      const double rho = f[0][j * n + i];
+      ASSERT_NEAR(rho, f[0][j * n + (n - 1 - i)], 1e-13) << i << "," << j;  // x -> -x
+      ASSERT_NEAR(rho, f[0][(n - 1 - j) * n + i], 1e-13) << i << "," << j;  // y -> -y
+      ASSERT_NEAR(rho, f[0][i * n + j], 1e-13) << i << "," << j;            // x <-> y
+      ASSERT_NEAR(f[1][j * n + i], -f[1][j * n + (n - 1 - i)], 1e-13);      // vx odd in x
+    }
+}
+
+TEST(Euler2d, NonPhysicalStateIsFound) {
+  Params p = base(Problem::blast, 16, 16);
+  Solver<double> s(p);
+  s.set_initial_state();
+  EXPECT_GT(s.stable_dt(), 0);
+  EXPECT_EQ(s.bad_cell(), (std::pair<long, long>{-1, -1}));
+}
+
+TEST(Euler2dConfig, BadConfigurationsAreRejected) {
+  auto error = [](const std::string& text) -> std::string {
+    try {
+      cfd::euler2d::params(cfd::Config::from_string(text, "e.yaml", {}, cfd::solver_keys));
+    } catch (const cfd::ConfigError& e) {
+      return e.what();
+    }
+    return "";
+  };
+  EXPECT_NE(error("solver: euler2d\nboundary: {x_lo: outflow}\n").find("periodic boundaries come in pairs"),
+            std::string::npos);
+  EXPECT_NE(error("solver: euler2d\neuler2d: {original_faces: true, riemann: hllc}\n").find("riemann: hlle"),
+            std::string::npos);
+  EXPECT_NE(error("solver: euler2d\ntime: {end_time: 0}\n").find("'time.end_time': must be positive"),
+            std::string::npos);
+  EXPECT_NE(error("solver: euler2d\neuler2d: {gamma: 0.9}\n").find("'euler2d.gamma'"), std::string::npos);
+}
