@@ -103,6 +103,29 @@ double copy_bandwidth(long count, int repeats) {
   return bytes / best * 1e-9;
 }
 
+// Runs `once` (which does one whole solve and returns its loop seconds) once
+// to warm up and `repeats` times more; fills the row's medians and rates.
+// `bytes_per_update` is the minimal-bytes model of the solver.
+template <class Once>
+void measure(Row& row, int repeats, long updates, double bytes_per_update, double copy_gbps, Once once) {
+  std::vector<double> totals, loops;
+  for (int r = 0; r <= repeats; ++r) {
+    Kokkos::fence();
+    cfd::Stopwatch total;
+    const double loop = once();
+    Kokkos::fence();
+    if (r > 0) {
+      totals.push_back(total.seconds());
+      loops.push_back(loop);
+    }
+  }
+  row.total_s = median(totals);
+  row.loop_s = median(loops);
+  row.updates_per_s = updates / row.loop_s;
+  row.gbps = row.updates_per_s * bytes_per_update * 1e-9;
+  row.pct_copy = 100.0 * row.gbps / copy_gbps;
+}
+
 template <class Real>
 Row bench_diffusion(const std::string& variant, long n, long steps, int repeats, double copy_gbps) {
   using namespace cfd::diffusion;
@@ -117,39 +140,25 @@ Row bench_diffusion(const std::string& variant, long n, long steps, int repeats,
   p.variant = variant == "baseline" ? Variant::baseline : Variant::interior;
 
   Row row{"diffusion", variant, sizeof(Real) == 4 ? "fp32" : "fp64", n, steps};
-  std::vector<double> totals, loops;
-  long updates = 0;
-  for (int r = 0; r <= repeats; ++r) {
-    Kokkos::fence();
-    cfd::Stopwatch total;
-    double loop = 0;
-    if (variant == "serial") {
+  const bool serial = variant == "serial";
+  const long updates = (serial || p.variant == Variant::interior ? (n - 2) * (n - 2) : n * n) * steps;
+  measure(row, repeats, updates, 2.0 * sizeof(Real), copy_gbps, [&] {
+    cfd::Stopwatch t;
+    if (serial) {
       const std::vector<Real> u = reference_solution<Real>(n, n, steps, static_cast<Real>(p.alpha));
-      loop = total.seconds();
-      updates = (n - 2) * (n - 2) * steps;
-    } else {
-      Solver<Real, Kokkos::LayoutLeft> solver(p);
-      solver.set_initial_state();
-      Kokkos::fence();
-      cfd::Stopwatch t;
-      solver.advance(steps);
-      Kokkos::fence();
-      loop = t.seconds();
-      const std::vector<Real> u = solver.to_host();
-      solver.release();
-      Kokkos::fence();
-      updates = solver.updates_per_step() * steps;
+      return t.seconds();
     }
-    if (r > 0) {  // r == 0 is the warm-up
-      totals.push_back(total.seconds());
-      loops.push_back(loop);
-    }
-  }
-  row.total_s = median(totals);
-  row.loop_s = median(loops);
-  row.updates_per_s = updates / row.loop_s;
-  row.gbps = row.updates_per_s * 2.0 * sizeof(Real) * 1e-9;
-  row.pct_copy = 100.0 * row.gbps / copy_gbps;
+    Solver<Real, Kokkos::LayoutLeft> solver(p);
+    solver.set_initial_state();
+    Kokkos::fence();
+    t.restart();
+    solver.advance(steps);
+    Kokkos::fence();
+    const double loop = t.seconds();
+    const std::vector<Real> u = solver.to_host();
+    solver.release();
+    return loop;
+  });
   return row;
 }
 
@@ -165,11 +174,7 @@ Row bench_sod_layout(const std::string& variant, long n, long steps, int repeats
   p.layout = std::is_same_v<Layout, Kokkos::LayoutRight> ? cfd::sod::StateLayout::aos : cfd::sod::StateLayout::soa;
   p.kernels = variant.find("fused") != std::string::npos ? cfd::sod::Kernels::fused : cfd::sod::Kernels::split;
   Row row{"sod", variant, sizeof(Real) == 4 ? "fp32" : "fp64", n, steps};
-  std::vector<double> totals, loops;
-  long updates = 0;
-  for (int r = 0; r <= repeats; ++r) {
-    Kokkos::fence();
-    cfd::Stopwatch total;
+  measure(row, repeats, (n - 2) * steps, 6.0 * sizeof(Real), copy_gbps, [&] {
     cfd::sod::Solver<Real, Layout> solver(p);
     solver.set_initial_state();
     Kokkos::fence();
@@ -177,20 +182,10 @@ Row bench_sod_layout(const std::string& variant, long n, long steps, int repeats
     for (long s = 0; s < steps; ++s) solver.advance(solver.stable_dt());
     Kokkos::fence();
     const double loop = t.seconds();
-    const auto prof = solver.profiles();
+    const auto profiles = solver.profiles();
     solver.release();
-    Kokkos::fence();
-    updates = solver.updates_per_step() * steps;
-    if (r > 0) {
-      totals.push_back(total.seconds());
-      loops.push_back(loop);
-    }
-  }
-  row.total_s = median(totals);
-  row.loop_s = median(loops);
-  row.updates_per_s = updates / row.loop_s;
-  row.gbps = row.updates_per_s * 6.0 * sizeof(Real) * 1e-9;
-  row.pct_copy = 100.0 * row.gbps / copy_gbps;
+    return loop;
+  });
   return row;
 }
 
