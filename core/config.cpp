@@ -253,7 +253,7 @@ Config Config::from_string(const std::string& text, const std::string& source_na
       fail(where.at(it->first.Mark()), name,
            "unknown section for solver '" + solver_node.Scalar() + "'" + suggestion(name, sections) +
                "; its sections are: " + join(sections, ", "));
-    const YAML::Node& section = it->second;
+    const YAML::Node section = it->second;
     if (section.IsNull()) continue;
     if (!section.IsMap())
       fail(where.at(section, name), name, std::string("expected a map of keys, got ") + node_kind(section));
