@@ -53,26 +53,28 @@ struct SolveTimings {
 };
 
 // Prints a line every `interval_s` seconds of wall time: step, time, dt,
-// throughput and the estimated time left. Silent when quiet or interval <= 0.
+// throughput and the estimated time left, from the step count or, for runs to
+// an end time (end_time > 0), from the simulated time. Silent when quiet or
+// interval <= 0.
 class Progress {
  public:
-  Progress(bool quiet, double interval_s, long total_steps, long updates_per_step)
+  Progress(bool quiet, double interval_s, long total_steps, long updates_per_step, double end_time = 0)
       : enabled_(!quiet && interval_s > 0),
         interval_s_(interval_s),
         total_steps_(total_steps),
-        updates_per_step_(updates_per_step) {}
+        updates_per_step_(updates_per_step),
+        end_time_(end_time) {}
 
   void update(long step, double time, double dt) {
     if (!enabled_) return;
     const double now = clock_.seconds();
     if (now - last_ < interval_s_) return;
     last_ = now;
-    const double rate = step > 0 ? now / step : 0.0;
-    const double eta = rate * static_cast<double>(total_steps_ - step);
-    std::printf("[progress] step %ld/%ld (%.1f%%)  t = %.6g  dt = %.4g  %.3g cell-updates/s  ETA %02d:%02d:%02d\n",
-                step, total_steps_, 100.0 * step / total_steps_, time, dt,
-                now > 0 ? static_cast<double>(updates_per_step_) * step / now : 0.0, static_cast<int>(eta) / 3600,
-                static_cast<int>(eta) / 60 % 60, static_cast<int>(eta) % 60);
+    const double done = end_time_ > 0 ? time / end_time_ : static_cast<double>(step) / total_steps_;
+    const double eta = done > 0 ? now * (1 - done) / done : 0.0;
+    std::printf("[progress] step %ld (%.1f%%)  t = %.6g  dt = %.4g  %.3g cell-updates/s  ETA %02d:%02d:%02d\n", step,
+                100.0 * done, time, dt, now > 0 ? static_cast<double>(updates_per_step_) * step / now : 0.0,
+                static_cast<int>(eta) / 3600, static_cast<int>(eta) / 60 % 60, static_cast<int>(eta) % 60);
     std::fflush(stdout);
   }
 
@@ -80,6 +82,7 @@ class Progress {
   bool enabled_;
   double interval_s_;
   long total_steps_, updates_per_step_;
+  double end_time_;
   Stopwatch clock_;
   double last_ = 0;
 };

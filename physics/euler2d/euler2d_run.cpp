@@ -65,7 +65,8 @@ int run_case(const Config& config, const Params& p, const RunContext& context) {
 
   double next_output = p.output_interval > 0 ? p.output_interval : INFINITY;
   const long planned = p.steps > 0 ? p.steps : 0;
-  Progress progress(context.quiet, out.progress_seconds, planned > 0 ? planned : 1, solver.cells());
+  Progress progress(context.quiet, out.progress_seconds, planned > 0 ? planned : 1, solver.cells(),
+                    p.steps > 0 ? 0.0 : p.end_time);
   double loop_output_s = 0;
   phase.restart();
   while (true) {
@@ -88,7 +89,7 @@ int run_case(const Config& config, const Params& p, const RunContext& context) {
       output_now = true;
     }
     solver.advance(dt);
-    if (planned > 0) progress.update(solver.step(), solver.time(), dt);
+    progress.update(solver.step(), solver.time(), dt);
     const bool last =
         (p.steps > 0 && solver.step() >= p.steps) || (p.steps == 0 && solver.time() >= p.end_time * (1 - 1e-14));
     if ((output_now && !last) || (p.history_every > 0 && solver.step() % p.history_every == 0)) {

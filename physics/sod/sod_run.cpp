@@ -78,7 +78,8 @@ int run_case(const Config& config, const Params& p, const RunContext& context) {
   }
 
   const long planned = p.steps > 0 ? p.steps : static_cast<long>(std::ceil(p.end_time / solver.stable_dt()));
-  Progress progress(context.quiet, out.progress_seconds, planned, solver.updates_per_step());
+  Progress progress(context.quiet, out.progress_seconds, planned, solver.updates_per_step(),
+                    p.steps > 0 ? 0.0 : p.end_time);
   double loop_output_s = 0;
   phase.restart();
   while (true) {
