@@ -7,6 +7,7 @@
 #include "core/version.hpp"
 #include "physics/diffusion/diffusion_reference.hpp"
 #include "physics/diffusion/diffusion_solver.hpp"
+#include "physics/euler2d/euler2d_solver.hpp"
 #include "physics/sod/sod_solver.hpp"
 
 #include <algorithm>
@@ -32,7 +33,8 @@ the median over repeats (after one warm-up) of:
             also counted as 2 x sizeof(real) bytes per element)
 
 Options:
-  --solver NAME       diffusion (default) or sod (the original KEEP case)
+  --solver NAME       diffusion (default), sod (the original KEEP case) or
+                      euler2d (McNally Kelvin-Helmholtz, n x n cells)
   --sizes LIST        grid points per side, e.g. 1024,4096 (default 1024,4096;
                       for sod the number of nodes, e.g. 4096)
   --steps N           time steps per run (default 400)
@@ -49,6 +51,10 @@ Kokkos options (--kokkos-threads=N, --kokkos-num-threads=N) pass through.
 Variants of sod: aos-split, aos-fused, soa-split, soa-fused (layout of the
 state, and primitives/fluxes/update as three kernels or one); its bytes model
 is 6 x sizeof(real) per node update (read and write rho, rho*u, E).
+
+Variants of euler2d: plm-hlle-rk2, plm-hllc-rk2, tutorial (the OpenACC
+tutorial's scheme); bytes model 10 x sizeof(real) per cell update (read and
+write the five conserved values once per step).
 
 Variants of diffusion (layout left: x contiguous, as in Fortran):
   baseline    every point, edges by a branch, loop order along memory
@@ -196,6 +202,38 @@ Row bench_sod(const std::string& variant, long n, long steps, int repeats, doubl
   return bench_sod_layout<Real, Kokkos::LayoutLeft>(variant, n, steps, repeats, copy_gbps);
 }
 
+// euler2d on the McNally KH problem, n x n cells: variants plm-hlle-rk2,
+// plm-hllc-rk2 and tutorial (the OpenACC tutorial's scheme: plm on six
+// primitives, its HLLE, forward Euler). Bytes model: an ideal step reads and
+// writes the five conserved values once, 10 x sizeof(real) per cell update.
+template <class Real>
+Row bench_euler2d(const std::string& variant, long n, long steps, int repeats, double copy_gbps) {
+  cfd::euler2d::Params p;
+  p.nx = p.ny = n;
+  p.steps = steps;
+  p.fp32 = sizeof(Real) == 4;
+  if (variant == "plm-hllc-rk2") p.riemann = cfd::gas::RiemannSolver::hllc;
+  if (variant == "tutorial") {
+    p.integrator = cfd::euler2d::Integrator::euler;
+    p.original_faces = true;
+    p.cfl = 0.05;
+  }
+  Row row{"euler2d", variant, sizeof(Real) == 4 ? "fp32" : "fp64", n, steps};
+  measure(row, repeats, n * n * steps, 10.0 * sizeof(Real), copy_gbps, [&] {
+    cfd::euler2d::Solver<Real> solver(p);
+    solver.set_initial_state();
+    Kokkos::fence();
+    cfd::Stopwatch t;
+    for (long s = 0; s < steps; ++s) solver.advance(solver.stable_dt());
+    Kokkos::fence();
+    const double loop = t.seconds();
+    const auto fields = solver.fields();
+    solver.release();
+    return loop;
+  });
+  return row;
+}
+
 }  // namespace
 
 int main(int argc, char* argv[]) {
@@ -240,19 +278,21 @@ int main(int argc, char* argv[]) {
       return 2;
     }
   }
-  if (solver != "diffusion" && solver != "sod") {
-    std::fprintf(stderr, "cfdbench: error: unknown solver '%s' (known: diffusion, sod)\n", solver.c_str());
+  if (solver != "diffusion" && solver != "sod" && solver != "euler2d") {
+    std::fprintf(stderr, "cfdbench: error: unknown solver '%s' (known: diffusion, sod, euler2d)\n", solver.c_str());
     return 2;
   }
-  const bool sod = solver == "sod";
+  const bool sod = solver == "sod", euler2d = solver == "euler2d";
   if (sod && variants.front() == "baseline") variants = {"aos-split", "aos-fused", "soa-split", "soa-fused"};
+  if (euler2d && variants.front() == "baseline") variants = {"plm-hlle-rk2", "plm-hllc-rk2", "tutorial"};
   if (steps < 1 || repeats < 1) {
     std::fprintf(stderr, "cfdbench: error: --steps and --repeats must be at least 1\n");
     return 2;
   }
   for (const auto& v : variants)
-    if (sod ? (v != "aos-split" && v != "aos-fused" && v != "soa-split" && v != "soa-fused")
-            : (v != "baseline" && v != "contiguous" && v != "strided" && v != "default" && v != "serial")) {
+    if (sod       ? (v != "aos-split" && v != "aos-fused" && v != "soa-split" && v != "soa-fused")
+        : euler2d ? (v != "plm-hlle-rk2" && v != "plm-hllc-rk2" && v != "tutorial")
+                  : (v != "baseline" && v != "contiguous" && v != "strided" && v != "default" && v != "serial")) {
       std::fprintf(stderr, "cfdbench: error: unknown variant '%s'\n", v.c_str());
       return 2;
     }
@@ -276,14 +316,17 @@ int main(int argc, char* argv[]) {
         return 2;
       }
       for (const auto& prec : precisions) {
-        // The copy moves as many elements as one field (diffusion) or one state (sod).
-        const long elements = sod ? 3 * n : n * n;
+        // The copy moves as many elements as one field (diffusion) or one state (sod, euler2d).
+        const long elements = sod ? 3 * n : euler2d ? 5 * n * n : n * n;
         const double copy =
             prec == "fp32" ? copy_bandwidth<float>(elements, repeats) : copy_bandwidth<double>(elements, repeats);
         for (const auto& v : variants) {
           if (sod)
             rows.push_back(prec == "fp32" ? bench_sod<float>(v, n, steps, repeats, copy)
                                           : bench_sod<double>(v, n, steps, repeats, copy));
+          else if (euler2d)
+            rows.push_back(prec == "fp32" ? bench_euler2d<float>(v, n, steps, repeats, copy)
+                                          : bench_euler2d<double>(v, n, steps, repeats, copy));
           else
             rows.push_back(prec == "fp32" ? bench_diffusion<float>(v, n, steps, repeats, copy)
                                           : bench_diffusion<double>(v, n, steps, repeats, copy));
