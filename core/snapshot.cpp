@@ -166,12 +166,14 @@ std::vector<KeySpec> output_keys() {
   };
 }
 
-OutputSettings output_settings(const Config& config) {
+OutputSettings open_output(const Config& config, const std::string& case_name) {
   OutputSettings s;
   s.dir = config.get_string("output.dir");
   s.every = config.get_int("output.every");
   s.overwrite = config.get_bool("output.overwrite");
   s.progress_seconds = config.get_real("output.progress_seconds");
+  if (s.dir.empty()) s.dir = case_name + ".out";
+  prepare_output_dir(s.dir, s.overwrite);
   return s;
 }
 

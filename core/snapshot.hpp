@@ -72,6 +72,8 @@ struct OutputSettings {
   double progress_seconds = 5;
 };
 std::vector<KeySpec> output_keys();
-OutputSettings output_settings(const Config& config);
+// The output section of a case, its folder resolved (an empty output.dir
+// means "<case_name>.out") and prepared by prepare_output_dir.
+OutputSettings open_output(const Config& config, const std::string& case_name);
 
 }  // namespace cfd

@@ -132,6 +132,22 @@ void measure(Row& row, int repeats, long updates, double bytes_per_update, doubl
   row.pct_copy = 100.0 * row.gbps / copy_gbps;
 }
 
+// One timed solve of `steps` CFL-limited steps with a solver of the common
+// interface (set_initial_state, stable_dt, advance, release); `read_back`
+// brings the result to the host, as a run would. Returns the loop seconds.
+template <class Solver, class ReadBack>
+double timed_solve(Solver& solver, long steps, ReadBack read_back) {
+  solver.set_initial_state();
+  Kokkos::fence();
+  cfd::Stopwatch t;
+  for (long s = 0; s < steps; ++s) solver.advance(solver.stable_dt());
+  Kokkos::fence();
+  const double loop = t.seconds();
+  read_back(solver);
+  solver.release();
+  return loop;
+}
+
 template <class Real>
 Row bench_diffusion(const std::string& variant, long n, long steps, int repeats, double copy_gbps) {
   using namespace cfd::diffusion;
@@ -182,15 +198,7 @@ Row bench_sod_layout(const std::string& variant, long n, long steps, int repeats
   Row row{"sod", variant, sizeof(Real) == 4 ? "fp32" : "fp64", n, steps};
   measure(row, repeats, (n - 2) * steps, 6.0 * sizeof(Real), copy_gbps, [&] {
     cfd::sod::Solver<Real, Layout> solver(p);
-    solver.set_initial_state();
-    Kokkos::fence();
-    cfd::Stopwatch t;
-    for (long s = 0; s < steps; ++s) solver.advance(solver.stable_dt());
-    Kokkos::fence();
-    const double loop = t.seconds();
-    const auto profiles = solver.profiles();
-    solver.release();
-    return loop;
+    return timed_solve(solver, steps, [](const auto& s) { s.profiles(); });
   });
   return row;
 }
@@ -221,15 +229,7 @@ Row bench_euler2d(const std::string& variant, long n, long steps, int repeats, d
   Row row{"euler2d", variant, sizeof(Real) == 4 ? "fp32" : "fp64", n, steps};
   measure(row, repeats, n * n * steps, 10.0 * sizeof(Real), copy_gbps, [&] {
     cfd::euler2d::Solver<Real> solver(p);
-    solver.set_initial_state();
-    Kokkos::fence();
-    cfd::Stopwatch t;
-    for (long s = 0; s < steps; ++s) solver.advance(solver.stable_dt());
-    Kokkos::fence();
-    const double loop = t.seconds();
-    const auto fields = solver.fields();
-    solver.release();
-    return loop;
+    return timed_solve(solver, steps, [](const auto& s) { s.fields(); });
   });
   return row;
 }

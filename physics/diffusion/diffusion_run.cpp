@@ -15,9 +15,7 @@ namespace {
 
 template <class Real, class Layout>
 int run_case(const Config& config, const Params& p, const RunContext& context) {
-  OutputSettings out = output_settings(config);
-  if (out.dir.empty()) out.dir = context.case_name + ".out";
-  prepare_output_dir(out.dir, out.overwrite);
+  const OutputSettings out = open_output(config, context.case_name);
 
   const RunInfo info{"diffusion", name(p.precision), name(p.layout), ExecSpace::name(), config.resolved_yaml()};
   if (!context.quiet)

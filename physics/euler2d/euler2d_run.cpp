@@ -14,9 +14,7 @@ namespace {
 
 template <class Real>
 int run_case(const Config& config, const Params& p, const RunContext& context) {
-  OutputSettings out = output_settings(config);
-  if (out.dir.empty()) out.dir = context.case_name + ".out";
-  prepare_output_dir(out.dir, out.overwrite);
+  const OutputSettings out = open_output(config, context.case_name);
   const RunInfo info{"euler2d", p.fp32 ? "fp32" : "fp64", "right", ExecSpace::name(), config.resolved_yaml()};
   if (!context.quiet)
     std::printf("cfdrun euler2d: %s, %ld x %ld cells, %s, %s, %s, %s, cfl %g, on %s\noutput: %s\n", name(p.problem),
