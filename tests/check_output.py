@@ -32,6 +32,9 @@ with h5py.File(files[-1], "r") as h:
     for a in ["timing_total_s", "timing_loop_s", "timing_h2d_s", "timing_d2h_s", "timing_exit_s",
               "cell_updates_per_s"]:
         assert a in h.attrs, f"last snapshot lacks {a}"
+    for a in ["timing_total_s", "timing_loop_s"]:
+        assert h.attrs[a] > 0, f"last snapshot has {a} = {h.attrs[a]}: timings stored before they were taken"
+    assert h.attrs["timing_total_s"] >= h.attrs["timing_loop_s"], "TOTAL shorter than LOOP"
     config = h.attrs["configuration"]
     config = config.decode() if isinstance(config, bytes) else config
     assert f"solver: {solver}" in config, config

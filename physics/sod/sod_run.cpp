@@ -49,19 +49,16 @@ int run_case(const Config& config, const Params& p, const RunContext& context) {
   SnapshotSeries series(out.dir, "sod", solver.grid(), info);
   const bool sod_units = p.units == Units::sod;
   const double time_unit = sod_units ? 1.0 : p.length() / p.a();
-  auto snapshot = [&](const Attributes& extra) {
-    const Profiles prof = solver.profiles();
+  // Writes the profiles; a non-physical state is written first, for
+  // diagnosis, and then stops the run.
+  auto snapshot = [&](const Profiles& prof, const Attributes& extra) {
+    series.write<double>(solver.step(), solver.time() * time_unit,
+                         {{"rho", prof.rho}, {"u", prof.u}, {"p", prof.p}, {"T", prof.T}}, extra);
     for (size_t k = 0; k < prof.rho.size(); ++k)
-      if (!std::isfinite(prof.rho[k]) || !std::isfinite(prof.p[k]) || !(prof.rho[k] > 0) || !(prof.p[k] > 0)) {
-        series.write<double>(solver.step(), solver.time() * time_unit,
-                             {{"rho", prof.rho}, {"u", prof.u}, {"p", prof.p}, {"T", prof.T}}, extra);
+      if (!std::isfinite(prof.rho[k]) || !std::isfinite(prof.p[k]) || !(prof.rho[k] > 0) || !(prof.p[k] > 0))
         throw std::runtime_error("non-physical state (density " + std::to_string(prof.rho[k]) + ", pressure " +
                                  std::to_string(prof.p[k]) + ") at step " + std::to_string(solver.step()) + ", node " +
                                  std::to_string(k + 1) + "; the last state is in " + out.dir);
-      }
-    series.write<double>(solver.step(), solver.time() * time_unit,
-                         {{"rho", prof.rho}, {"u", prof.u}, {"p", prof.p}, {"T", prof.T}}, extra);
-    return prof;
   };
 
   Stopwatch phase;
@@ -71,7 +68,7 @@ int run_case(const Config& config, const Params& p, const RunContext& context) {
   const auto [mass0, energy0] = solver.interior_totals();
   {
     Stopwatch io;
-    snapshot({});
+    snapshot(solver.profiles(), {});
     timings.output_s += io.seconds();
   }
 
@@ -89,7 +86,7 @@ int run_case(const Config& config, const Params& p, const RunContext& context) {
       if (dt > left) dt = left;
     }
     if (!std::isfinite(dt) || !(dt > 0)) {
-      snapshot({});
+      snapshot(solver.profiles(), {});
       throw std::runtime_error("the time step became " + std::to_string(dt) + " at step " +
                                std::to_string(solver.step()) + " (a NaN or a non-physical state)");
     }
@@ -98,13 +95,13 @@ int run_case(const Config& config, const Params& p, const RunContext& context) {
     // first sign instead of running on in NaNs.
     if (solver.step() % 100 == 0) {
       const auto [m, e] = solver.interior_totals();
-      if (!std::isfinite(m) || !std::isfinite(e)) snapshot({});
+      if (!std::isfinite(m) || !std::isfinite(e)) snapshot(solver.profiles(), {});
     }
     progress.update(solver.step(), solver.time() * time_unit, dt * time_unit);
     if (out.every > 0 && solver.step() % out.every == 0 && !(p.steps > 0 && solver.step() == p.steps)) {
       Kokkos::fence();
       Stopwatch io;
-      snapshot({});
+      snapshot(solver.profiles(), {});
       loop_output_s += io.seconds();
     }
   }
@@ -117,17 +114,19 @@ int run_case(const Config& config, const Params& p, const RunContext& context) {
   Attributes extra;
   extra.push_back({"interior_mass_change", (mass1 - mass0) / mass0});
   extra.push_back({"interior_energy_change", (energy1 - energy0) / energy0});
+  // Read back, release, then write the last snapshot from the host copy, so
+  // that it carries every timing.
   phase.restart();
   const Profiles final_profiles = solver.profiles();
   timings.d2h_s = phase.seconds();
-  timings.total_s = total.seconds() - timings.output_s;
-  for (const auto& a : timings.attributes()) extra.push_back(a);
-  snapshot(extra);
-  if (p.text_output) write_text(out.dir + "/sod_final.txt", p, final_profiles);
   phase.restart();
   solver.release();
   Kokkos::fence();
   timings.exit_s = phase.seconds();
+  timings.total_s = total.seconds() - timings.output_s;
+  for (const auto& a : timings.attributes()) extra.push_back(a);
+  snapshot(final_profiles, extra);
+  if (p.text_output) write_text(out.dir + "/sod_final.txt", p, final_profiles);
 
   if (!context.quiet)
     std::printf(
