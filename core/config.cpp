@@ -293,6 +293,10 @@ const Config::Value& Config::find(const std::string& path, KeyType expected) con
   return it->second;
 }
 
+void Config::reject(const std::string& path, const std::string& why) const {
+  throw ConfigError(source_ + ": error: '" + path + "': " + why);
+}
+
 long Config::get_int(const std::string& path) const { return find(path, KeyType::integer).i; }
 double Config::get_real(const std::string& path) const { return find(path, KeyType::real).r; }
 bool Config::get_bool(const std::string& path) const { return find(path, KeyType::boolean).b; }

@@ -50,6 +50,9 @@ class Config {
 
   const std::string& solver() const { return get_string("solver"); }
   const std::string& source() const { return source_; }
+  // Rejects a combination of values the key specs alone cannot rule out,
+  // in the same "<source>: error: '<key>': <why>" form as every config error.
+  [[noreturn]] void reject(const std::string& path, const std::string& why) const;
   // Every key, defaults included, as YAML grouped by section.
   std::string resolved_yaml() const;
 

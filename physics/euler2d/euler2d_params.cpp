@@ -122,16 +122,13 @@ Params params(const Config& c) {
   if (p.problem == Problem::kh_seed) p.lo = {-0.5, -0.5}, p.hi = {0.5, 0.5};
   if (p.problem == Problem::vortex) p.lo = {-5, -5}, p.hi = {5, 5};
 
-  auto reject = [&](const std::string& key, const std::string& why) {
-    throw ConfigError(c.source() + ": error: '" + key + "': " + why);
-  };
-  if (p.steps == 0 && !(p.end_time > 0)) reject("time.end_time", "must be positive when time.steps is 0");
+  if (p.steps == 0 && !(p.end_time > 0)) c.reject("time.end_time", "must be positive when time.steps is 0");
   if (p.original_faces && p.riemann != gas::RiemannSolver::hlle)
-    reject("euler2d.original_faces", "the tutorial's faces go with riemann: hlle");
+    c.reject("euler2d.original_faces", "the tutorial's faces go with riemann: hlle");
   for (int s = 0; s < 4; s += 2)
     if ((p.boundary[s] == Boundary::periodic) != (p.boundary[s + 1] == Boundary::periodic))
-      reject(side_keys[s], "periodic boundaries come in pairs: set both " + std::string(side_keys[s]) + " and " +
-                               side_keys[s + 1] + " to periodic, or neither");
+      c.reject(side_keys[s], "periodic boundaries come in pairs: set both " + std::string(side_keys[s]) + " and " +
+                                 side_keys[s + 1] + " to periodic, or neither");
   return p;
 }
 

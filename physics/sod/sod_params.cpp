@@ -137,20 +137,17 @@ Params params(const Config& c) {
   p.diaphragm = c.get_real("state.diaphragm");
   p.units = c.get_string("sod.units") == "physical" ? Units::physical : Units::sod;
 
-  auto reject = [&](const std::string& key, const std::string& why) {
-    throw ConfigError(c.source() + ": error: '" + key + "': " + why);
-  };
   for (const auto& [side, s] : {std::pair{"left", p.left}, std::pair{"right", p.right}}) {
-    if (!(s.rho > 0)) reject(std::string("state.rho_") + side, "density must be positive, got " + format_real(s.rho));
-    if (!(s.p > 0)) reject(std::string("state.p_") + side, "pressure must be positive, got " + format_real(s.p));
+    if (!(s.rho > 0)) c.reject(std::string("state.rho_") + side, "density must be positive, got " + format_real(s.rho));
+    if (!(s.p > 0)) c.reject(std::string("state.p_") + side, "pressure must be positive, got " + format_real(s.p));
   }
-  if (p.steps == 0 && !(p.end_time > 0)) reject("time.end_time", "must be positive when time.steps is 0");
+  if (p.steps == 0 && !(p.end_time > 0)) c.reject("time.end_time", "must be positive when time.steps is 0");
   if (p.steps > 0 && c.given("time.end_time") && p.end_time > 0)
-    reject("time.end_time", "give either time.steps or time.end_time (set time.steps: 0 to run to an end time)");
+    c.reject("time.end_time", "give either time.steps or time.end_time (set time.steps: 0 to run to an end time)");
   if (p.scheme == Scheme::hllc && p.kernels == Kernels::fused)
-    reject("sod.kernels", "fused kernels exist for the keep scheme only");
+    c.reject("sod.kernels", "fused kernels exist for the keep scheme only");
   if (p.scheme == Scheme::hllc && c.given("sod.viscosity") && p.viscosity != Viscosity::none)
-    reject("sod.viscosity", "the hllc scheme is inviscid; set sod.viscosity: none or leave it out");
+    c.reject("sod.viscosity", "the hllc scheme is inviscid; set sod.viscosity: none or leave it out");
   if (p.scheme == Scheme::hllc) p.viscosity = Viscosity::none;
   return p;
 }
