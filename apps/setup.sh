@@ -86,7 +86,7 @@ build_kokkos() {
 
 configure_and_build() {
   log "configuring and building cfdrun in $build"
-  cmake -S "$repo" -B "$build" -DCMAKE_BUILD_TYPE=Release -DKokkos_ROOT="$kokkos_prefix"
+  cmake -S "$repo" -B "$build" -DCMAKE_BUILD_TYPE=Release -DKokkos_ROOT="$kokkos_prefix" -DCFDRUN_NATIVE=ON
   cmake --build "$build" -j "$jobs"
 }
 

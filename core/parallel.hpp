@@ -8,6 +8,14 @@
 #include <type_traits>
 #include <vector>
 
+// Asks the GPU compiler to unroll the next loop (fixed trip count), so that
+// small arrays in it stay in registers.
+#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
+#define CFD_UNROLL _Pragma("unroll")
+#else
+#define CFD_UNROLL
+#endif
+
 namespace cfd {
 
 using ExecSpace = Kokkos::DefaultExecutionSpace;
@@ -61,13 +69,20 @@ Range2D<Order> range_2d(int i0, int i1, int j0, int j1) {
   return Range2D<Order>({i0, j0}, {i1, j1});
 }
 
-// Calls f(i, j) on a contiguous run of the fast index for one value of the slow one.
+// Calls f(i, j) on a contiguous run of the fast index for one value of the
+// slow one. The indices are long: GCC vectorizes a loop only when it can
+// prove the addresses affine in the loop index, which the int-to-size_t
+// conversion inside a View access defeats. `omp simd` says what the compiler
+// cannot prove about Views: no point of a line reads what another writes.
 template <class F, int Fast>
 struct LineSweep {
   F f;
-  int begin, end;
-  KOKKOS_INLINE_FUNCTION void operator()(const int slow) const {
-    for (int fast = begin; fast < end; ++fast) {
+  long begin, end;
+  KOKKOS_INLINE_FUNCTION void operator()(const long slow) const {
+#if defined(_OPENMP)
+#pragma omp simd
+#endif
+    for (long fast = begin; fast < end; ++fast) {
       if constexpr (Fast == 0)
         f(fast, slow);
       else
@@ -77,6 +92,8 @@ struct LineSweep {
 };
 
 // Runs f(i, j) over [i0,i1) x [j0,j1) with the fast index given by Order.
+// f takes long indices (see LineSweep) and must not read what another point
+// of the same sweep writes.
 // On GPUs this is a tiled MDRange. On CPUs, when the fast index is the one
 // contiguous in memory, the sweep runs as whole lines, a parallel loop over
 // the slow index with the fast one innermost: Kokkos 3.4's host MDRange
@@ -89,13 +106,61 @@ void for_each_2d(const char* label, int i0, int i1, int j0, int j1, int contiguo
   if constexpr (std::is_same_v<ExecSpace, Kokkos::DefaultHostExecutionSpace>) {
     if (fast == contiguous_index) {
       if constexpr (fast == 0)
-        Kokkos::parallel_for(label, Kokkos::RangePolicy<ExecSpace>(j0, j1), LineSweep<F, 0>{f, i0, i1});
+        Kokkos::parallel_for(label, Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<long>>(j0, j1),
+                             LineSweep<F, 0>{f, i0, i1});
       else
-        Kokkos::parallel_for(label, Kokkos::RangePolicy<ExecSpace>(i0, i1), LineSweep<F, 1>{f, j0, j1});
+        Kokkos::parallel_for(label, Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<long>>(i0, i1),
+                             LineSweep<F, 1>{f, j0, j1});
       return;
     }
   }
   Kokkos::parallel_for(label, range_2d<Order>(i0, i1, j0, j1), f);
+}
+
+// Calls f(i, j) along one line and keeps the minimum; see LineSweep.
+template <class Real, class F, int Fast>
+struct LineMin {
+  F f;
+  long begin, end;
+  KOKKOS_INLINE_FUNCTION void operator()(const long slow, Real& result) const {
+    Real line = result;
+#if defined(_OPENMP)
+#pragma omp simd reduction(min : line)
+#endif
+    for (long fast = begin; fast < end; ++fast) {
+      const Real value = Fast == 0 ? f(fast, slow) : f(slow, fast);
+      line = value < line ? value : line;
+    }
+    if (line < result) result = line;
+  }
+};
+
+// The minimum of f(i, j) over [i0,i1) x [j0,j1), with the sweeps of
+// for_each_2d (lines along the contiguous index on CPUs, tiles on GPUs).
+template <Kokkos::Iterate Order, class Real, class F>
+Real min_2d(const char* label, int i0, int i1, int j0, int j1, int contiguous_index, const F& f) {
+  Real result = Kokkos::reduction_identity<Real>::min();
+  if (i0 >= i1 || j0 >= j1) return result;
+  constexpr int fast = fastest_index<Order>();
+  if constexpr (std::is_same_v<ExecSpace, Kokkos::DefaultHostExecutionSpace>) {
+    if (fast == contiguous_index) {
+      if constexpr (fast == 0)
+        Kokkos::parallel_reduce(label, Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<long>>(j0, j1),
+                                LineMin<Real, F, 0>{f, i0, i1}, Kokkos::Min<Real>(result));
+      else
+        Kokkos::parallel_reduce(label, Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<long>>(i0, i1),
+                                LineMin<Real, F, 1>{f, j0, j1}, Kokkos::Min<Real>(result));
+      return result;
+    }
+  }
+  Kokkos::parallel_reduce(
+      label, range_2d<Order>(i0, i1, j0, j1),
+      KOKKOS_LAMBDA(const int i, const int j, Real& m) {
+        const Real value = f(i, j);
+        if (value < m) m = value;
+      },
+      Kokkos::Min<Real>(result));
+  return result;
 }
 
 }  // namespace cfd

@@ -3,6 +3,7 @@
 // numbers, fixed edges, bounded and non-growing total, symmetry and the exact
 // growth of the second moment.
 #include "core/field_compare.hpp"
+#include "core/memory_meter.hpp"
 #include "physics/diffusion/diffusion_reference.hpp"
 #include "physics/diffusion/diffusion_solver.hpp"
 
@@ -179,4 +180,58 @@ TEST(Diffusion, TimeAndUpdateCount) {
   EXPECT_EQ(solver.step(), 10);
   EXPECT_DOUBLE_EQ(solver.time(), 10 * 0.1);
   EXPECT_EQ(solver.updates_per_step(), 31 * 27);
+}
+
+// The GPU's strip sweep, run here on the host: bit for bit the reference, in
+// both layouts, on a grid whose strips of 8 do not divide the interior.
+template <class Real, class Layout>
+std::vector<Real> solve_in_strips(long nx, long ny, long steps, Real alpha) {
+  Field<Real, Layout> u("u", nx, ny), v("v", nx, ny);
+  auto host = Kokkos::create_mirror_view(u);
+  Kokkos::deep_copy(host, Real(0));
+  host((nx + 1) / 2 - 1, (ny + 1) / 2 - 1) = Real(1);
+  Kokkos::deep_copy(u, host);
+  for (long s = 0; s < steps; ++s) {
+    step_interior_in_strips<Real, Layout>(u, v, alpha, 1, int(nx - 1), 1, int(ny - 1));
+    std::swap(u, v);
+  }
+  Kokkos::deep_copy(host, u);
+  std::vector<Real> out;
+  for (long j = 0; j < ny; ++j)
+    for (long i = 0; i < nx; ++i) out.push_back(host(i, j));
+  return out;
+}
+
+TEST(Diffusion, StripSweepMatchesReferenceBitForBit) {
+  for (long steps : {1L, 7L, 32L}) {
+    EXPECT_TRUE(bitwise_equal(solve_in_strips<double, Kokkos::LayoutLeft>(31, 27, steps, 0.1),
+                              reference_solution<double>(31, 27, steps, 0.1)));
+    EXPECT_TRUE(bitwise_equal(solve_in_strips<double, Kokkos::LayoutRight>(31, 27, steps, 0.1),
+                              reference_solution<double>(31, 27, steps, 0.1)));
+    EXPECT_TRUE(bitwise_equal(solve_in_strips<float, Kokkos::LayoutLeft>(27, 40, steps, 0.1f),
+                              reference_solution<float>(27, 40, steps, 0.1f)));
+    EXPECT_TRUE(bitwise_equal(solve_in_strips<float, Kokkos::LayoutRight>(27, 40, steps, 0.1f),
+                              reference_solution<float>(27, 40, steps, 0.1f)));
+  }
+}
+
+// Memory, from Kokkos' own allocation events: the solver holds its two
+// fields and nothing else of full size.
+TEST(Diffusion, HoldsTwoFieldsAndNothingElse) {
+  for (long n : {64L, 256L}) {
+    Params p = seed_params(3);
+    p.nx = p.ny = n;
+    cfd::AllocationMeter meter;
+    {
+      Solver<double, Kokkos::LayoutLeft> solver(p);
+      solver.set_initial_state();
+      solver.advance(p.steps);
+      solver.to_host();
+      EXPECT_GE(meter.current_bytes(), 2 * 8 * n * n);
+    }
+    Kokkos::fence();
+    EXPECT_GE(meter.peak_bytes(), 2 * 8 * n * n);
+    EXPECT_LE(meter.peak_bytes(), 2 * 8 * n * n + 4096 + 64 * n);
+    EXPECT_EQ(meter.current_bytes(), 0);  // all freed
+  }
 }

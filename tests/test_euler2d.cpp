@@ -1,6 +1,7 @@
 // The euler2d solver: conservation in a periodic box, sod_x = sod_y bit for
 // bit and against the exact solution, second-order convergence on a smooth
 // problem, mirror symmetry, and configuration checks.
+#include "core/memory_meter.hpp"
 #include "physics/euler2d/euler2d_solver.hpp"
 #include "physics/gas/exact_riemann.hpp"
 #include "physics/solvers.hpp"
@@ -174,4 +175,24 @@ TEST(Euler2dConfig, BadConfigurationsAreRejected) {
   EXPECT_NE(error("solver: euler2d\ntime: {end_time: 0}\n").find("'time.end_time': must be positive"),
             std::string::npos);
   EXPECT_NE(error("solver: euler2d\neuler2d: {gamma: 0.9}\n").find("'euler2d.gamma'"), std::string::npos);
+}
+
+// The footprint, from Kokkos' allocation events: with RK2, U, the stage
+// state, six primitives and the two face fluxes, each with two ghost layers;
+// forward Euler needs no stage state.
+TEST(Euler2d, FootprintIsTheArraysOfTheMethod) {
+  const long n = 128, g = n + 4;
+  const double arrays = 8.0 * (5 * g * g + 6 * g * g + 10 * g * (g + 1) + 2 * g);
+  for (bool rk2 : {true, false}) {
+    Params p = base(Problem::kh_mcnally, n, n);
+    p.integrator = rk2 ? Integrator::rk2 : Integrator::euler;
+    cfd::AllocationMeter meter;
+    {
+      Solver<double> solver = run_steps<double>(p, 2);
+      Kokkos::fence();
+    }
+    const double expected = arrays + (rk2 ? 8.0 * 5 * g * g : 0.0);
+    EXPECT_NEAR(static_cast<double>(meter.peak_bytes()), expected, 64 * 1024) << (rk2 ? "rk2" : "euler");
+    EXPECT_EQ(meter.current_bytes(), 0);
+  }
 }

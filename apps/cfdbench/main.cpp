@@ -2,6 +2,7 @@
 // own limit, measured in the same process (a large deep_copy and a plain copy
 // kernel). Warm-up, fences and the median of repeats; a table on screen,
 // optionally CSV and JSON.
+#include "core/memory_meter.hpp"
 #include "core/parallel.hpp"
 #include "core/timing.hpp"
 #include "core/version.hpp"
@@ -31,6 +32,10 @@ the median over repeats (after one warm-up) of:
   %copy     GB/s as a share of the copy bandwidth measured in this run
             (the better of a large Kokkos::deep_copy and a copy kernel,
             also counted as 2 x sizeof(real) bytes per element)
+  B/cell    the solver's memory footprint: the most bytes Kokkos held in
+            the device (or host) memory space during an untimed two-step
+            solve, from Kokkos' own allocation events, per cell (per node
+            for sod)
 
 Options:
   --solver NAME       diffusion (default), sod (the original KEEP case) or
@@ -80,8 +85,18 @@ double median(std::vector<double> v) {
 struct Row {
   std::string solver, variant, precision;
   long n = 0, steps = 0;
-  double total_s = 0, loop_s = 0, updates_per_s = 0, gbps = 0, pct_copy = 0;
+  double total_s = 0, loop_s = 0, updates_per_s = 0, gbps = 0, pct_copy = 0, bytes_per_cell = 0;
 };
+
+// Peak bytes per cell held in the memory space while `solve` runs (untimed).
+template <class Solve>
+double footprint_per_cell(double cells, Solve solve) {
+  Kokkos::fence();
+  cfd::AllocationMeter meter;
+  solve();
+  Kokkos::fence();
+  return static_cast<double>(meter.peak_bytes()) / cells;
+}
 
 // Copy bandwidth for `count` elements of Real, in GB/s counting read + write.
 template <class Real>
@@ -163,6 +178,13 @@ Row bench_diffusion(const std::string& variant, long n, long steps, int repeats,
 
   Row row{"diffusion", variant, sizeof(Real) == 4 ? "fp32" : "fp64", n, steps};
   const bool serial = variant == "serial";
+  if (!serial)
+    row.bytes_per_cell = footprint_per_cell(double(n) * n, [&] {
+      Solver<Real, Kokkos::LayoutLeft> solver(p);
+      solver.set_initial_state();
+      solver.advance(2);
+      solver.to_host();
+    });
   const long updates = (serial || p.variant == Variant::interior ? (n - 2) * (n - 2) : n * n) * steps;
   measure(row, repeats, updates, 2.0 * sizeof(Real), copy_gbps, [&] {
     cfd::Stopwatch t;
@@ -196,6 +218,10 @@ Row bench_sod_layout(const std::string& variant, long n, long steps, int repeats
   p.layout = std::is_same_v<Layout, Kokkos::LayoutRight> ? cfd::sod::StateLayout::aos : cfd::sod::StateLayout::soa;
   p.kernels = variant.find("fused") != std::string::npos ? cfd::sod::Kernels::fused : cfd::sod::Kernels::split;
   Row row{"sod", variant, sizeof(Real) == 4 ? "fp32" : "fp64", n, steps};
+  row.bytes_per_cell = footprint_per_cell(double(n), [&] {
+    cfd::sod::Solver<Real, Layout> solver(p);
+    timed_solve(solver, 2, [](const auto& s) { s.profiles(); });
+  });
   measure(row, repeats, (n - 2) * steps, 6.0 * sizeof(Real), copy_gbps, [&] {
     cfd::sod::Solver<Real, Layout> solver(p);
     return timed_solve(solver, steps, [](const auto& s) { s.profiles(); });
@@ -227,6 +253,10 @@ Row bench_euler2d(const std::string& variant, long n, long steps, int repeats, d
     p.cfl = 0.05;
   }
   Row row{"euler2d", variant, sizeof(Real) == 4 ? "fp32" : "fp64", n, steps};
+  row.bytes_per_cell = footprint_per_cell(double(n) * n, [&] {
+    cfd::euler2d::Solver<Real> solver(p);
+    timed_solve(solver, 2, [](const auto& s) { s.fields(); });
+  });
   measure(row, repeats, n * n * steps, 10.0 * sizeof(Real), copy_gbps, [&] {
     cfd::euler2d::Solver<Real> solver(p);
     return timed_solve(solver, steps, [](const auto& s) { s.fields(); });
@@ -335,18 +365,20 @@ int main(int argc, char* argv[]) {
     }
   }
 
-  std::printf("\n%-10s %-11s %-5s %7s %6s %11s %11s %13s %8s %7s\n", "solver", "variant", "prec", "n", "steps",
-              "TOTAL_S", "LOOP_S", "updates/s", "GB/s", "%copy");
+  std::printf("\n%-10s %-12s %-5s %7s %6s %11s %11s %13s %8s %7s %8s\n", "solver", "variant", "prec", "n", "steps",
+              "TOTAL_S", "LOOP_S", "updates/s", "GB/s", "%copy", "B/cell");
   for (const auto& r : rows)
-    std::printf("%-10s %-11s %-5s %7ld %6ld %11.5f %11.5f %13.4e %8.2f %7.1f\n", r.solver.c_str(), r.variant.c_str(),
-                r.precision.c_str(), r.n, r.steps, r.total_s, r.loop_s, r.updates_per_s, r.gbps, r.pct_copy);
+    std::printf("%-10s %-12s %-5s %7ld %6ld %11.5f %11.5f %13.4e %8.2f %7.1f %8.1f\n", r.solver.c_str(),
+                r.variant.c_str(), r.precision.c_str(), r.n, r.steps, r.total_s, r.loop_s, r.updates_per_s, r.gbps,
+                r.pct_copy, r.bytes_per_cell);
   if (!csv.empty()) {
     std::FILE* f = std::fopen(csv.c_str(), "w");
     if (!f) return std::fprintf(stderr, "cfdbench: error: %s: cannot write\n", csv.c_str()), 1;
-    std::fprintf(f, "solver,variant,precision,n,steps,total_s,loop_s,updates_per_s,gbps,pct_copy\n");
+    std::fprintf(f, "solver,variant,precision,n,steps,total_s,loop_s,updates_per_s,gbps,pct_copy,bytes_per_cell\n");
     for (const auto& r : rows)
-      std::fprintf(f, "%s,%s,%s,%ld,%ld,%.6e,%.6e,%.6e,%.4f,%.2f\n", r.solver.c_str(), r.variant.c_str(),
-                   r.precision.c_str(), r.n, r.steps, r.total_s, r.loop_s, r.updates_per_s, r.gbps, r.pct_copy);
+      std::fprintf(f, "%s,%s,%s,%ld,%ld,%.6e,%.6e,%.6e,%.4f,%.2f,%.2f\n", r.solver.c_str(), r.variant.c_str(),
+                   r.precision.c_str(), r.n, r.steps, r.total_s, r.loop_s, r.updates_per_s, r.gbps, r.pct_copy,
+                   r.bytes_per_cell);
     std::fclose(f);
   }
   if (!json.empty()) {
@@ -357,12 +389,12 @@ int main(int argc, char* argv[]) {
                  cfd::version, cfd::git_revision, cfd::kokkos_version_string().c_str(), cfd::ExecSpace::name());
     for (size_t k = 0; k < rows.size(); ++k) {
       const Row& r = rows[k];
-      std::fprintf(
-          f,
-          "  {\"solver\": \"%s\", \"variant\": \"%s\", \"precision\": \"%s\", \"n\": %ld, \"steps\": %ld, "
-          "\"total_s\": %.6e, \"loop_s\": %.6e, \"updates_per_s\": %.6e, \"gbps\": %.4f, \"pct_copy\": %.2f}%s\n",
-          r.solver.c_str(), r.variant.c_str(), r.precision.c_str(), r.n, r.steps, r.total_s, r.loop_s, r.updates_per_s,
-          r.gbps, r.pct_copy, k + 1 < rows.size() ? "," : "");
+      std::fprintf(f,
+                   "  {\"solver\": \"%s\", \"variant\": \"%s\", \"precision\": \"%s\", \"n\": %ld, \"steps\": %ld, "
+                   "\"total_s\": %.6e, \"loop_s\": %.6e, \"updates_per_s\": %.6e, \"gbps\": %.4f, \"pct_copy\": %.2f, "
+                   "\"bytes_per_cell\": %.2f}%s\n",
+                   r.solver.c_str(), r.variant.c_str(), r.precision.c_str(), r.n, r.steps, r.total_s, r.loop_s,
+                   r.updates_per_s, r.gbps, r.pct_copy, r.bytes_per_cell, k + 1 < rows.size() ? "," : "");
     }
     std::fprintf(f, "]}\n");
     std::fclose(f);

@@ -18,44 +18,44 @@ struct Conserved {
 };
 
 template <class Real>
-KOKKOS_INLINE_FUNCTION Real kinetic_energy(Real rho, Real vx, Real vy, Real vz) {
+KOKKOS_FORCEINLINE_FUNCTION Real kinetic_energy(Real rho, Real vx, Real vy, Real vz) {
   return Real(0.5) * rho * (vx * vx + vy * vy + vz * vz);
 }
 
 template <class Real>
-KOKKOS_INLINE_FUNCTION Conserved<Real> to_conserved(const Primitive<Real>& w, Real gamma) {
+KOKKOS_FORCEINLINE_FUNCTION Conserved<Real> to_conserved(const Primitive<Real>& w, Real gamma) {
   return {w.rho, w.rho * w.vx, w.rho * w.vy, w.rho * w.vz,
           w.p / (gamma - Real(1)) + kinetic_energy(w.rho, w.vx, w.vy, w.vz)};
 }
 
 template <class Real>
-KOKKOS_INLINE_FUNCTION Primitive<Real> to_primitive(const Conserved<Real>& u, Real gamma) {
+KOKKOS_FORCEINLINE_FUNCTION Primitive<Real> to_primitive(const Conserved<Real>& u, Real gamma) {
   const Real vx = u.mx / u.rho, vy = u.my / u.rho, vz = u.mz / u.rho;
   return {u.rho, vx, vy, vz, (gamma - Real(1)) * (u.energy - kinetic_energy(u.rho, vx, vy, vz))};
 }
 
 template <class Real>
-KOKKOS_INLINE_FUNCTION Real sound_speed(Real rho, Real p, Real gamma) {
+KOKKOS_FORCEINLINE_FUNCTION Real sound_speed(Real rho, Real p, Real gamma) {
   return kmath::sqrt(gamma * p / rho);
 }
 
 // Physical flux along x of the Euler equations.
 template <class Real>
-KOKKOS_INLINE_FUNCTION Conserved<Real> flux_x(const Primitive<Real>& w, Real gamma) {
+KOKKOS_FORCEINLINE_FUNCTION Conserved<Real> flux_x(const Primitive<Real>& w, Real gamma) {
   const Conserved<Real> u = to_conserved(w, gamma);
   return {u.mx, u.mx * w.vx + w.p, u.my * w.vx, u.mz * w.vx, (u.energy + w.p) * w.vx};
 }
 
 template <class Real>
-KOKKOS_INLINE_FUNCTION Conserved<Real> operator+(const Conserved<Real>& a, const Conserved<Real>& b) {
+KOKKOS_FORCEINLINE_FUNCTION Conserved<Real> operator+(const Conserved<Real>& a, const Conserved<Real>& b) {
   return {a.rho + b.rho, a.mx + b.mx, a.my + b.my, a.mz + b.mz, a.energy + b.energy};
 }
 template <class Real>
-KOKKOS_INLINE_FUNCTION Conserved<Real> operator-(const Conserved<Real>& a, const Conserved<Real>& b) {
+KOKKOS_FORCEINLINE_FUNCTION Conserved<Real> operator-(const Conserved<Real>& a, const Conserved<Real>& b) {
   return {a.rho - b.rho, a.mx - b.mx, a.my - b.my, a.mz - b.mz, a.energy - b.energy};
 }
 template <class Real>
-KOKKOS_INLINE_FUNCTION Conserved<Real> operator*(Real s, const Conserved<Real>& a) {
+KOKKOS_FORCEINLINE_FUNCTION Conserved<Real> operator*(Real s, const Conserved<Real>& a) {
   return {s * a.rho, s * a.mx, s * a.my, s * a.mz, s * a.energy};
 }
 
