@@ -211,10 +211,12 @@ int main(int argc, char* argv[]) {
   if (atol >= 0) tol.atol = atol;
   if (rtol >= 0) tol.rtol = rtol;
 
-  Kokkos::initialize();
   cfd::Comparison c;
-  { c = cfd::compare_fields(ref.values, cand.values, tol); }
-  Kokkos::finalize();
+  {
+    int kargc = 1;
+    cfd::KokkosSession kokkos(kargc, argv);
+    c = cfd::compare_fields(ref.values, cand.values, tol);
+  }
 
   const long wi = c.worst_index >= 0 ? c.worst_index % ref.nx + 1 : 0;
   const long wj = c.worst_index >= 0 ? c.worst_index / ref.nx + 1 : 0;
