@@ -38,15 +38,16 @@ the median over repeats (after one warm-up) of:
             for sod)
 
 Options:
-  --solver NAME       diffusion (default), sod (the original KEEP case) or
-                      euler2d (McNally Kelvin-Helmholtz, n x n cells)
+  --solver LIST       of diffusion (default), sod (the original KEEP case) and
+                      euler2d (McNally Kelvin-Helmholtz, n x n cells), e.g.
+                      diffusion,sod,euler2d for the whole matrix in one run
   --sizes LIST        grid points per side, e.g. 1024,4096 (default 1024,4096;
-                      for sod the number of nodes, e.g. 4096)
+                      for sod the number of nodes), for every listed solver
   --steps N           time steps per run (default 400)
   --precision LIST    fp32,fp64 (default both)
-  --variants LIST     of baseline, contiguous, strided, default, serial
-                      (default baseline,contiguous,strided); serial is the
-                      plain serial host loop of physics/diffusion/diffusion_reference.hpp
+  --variants LIST     variants to run (below); each solver runs those of the
+                      list that are its own (default: diffusion baseline,
+                      contiguous,strided; sod and euler2d all of theirs)
   --repeats N         timed repeats after the warm-up (default 5)
   --csv FILE          write the rows as CSV
   --json FILE         write the rows as JSON
@@ -63,9 +64,14 @@ write the five conserved values once per step).
 
 Variants of diffusion (layout left: x contiguous, as in Fortran):
   baseline    every point, edges by a branch, loop order along memory
-  contiguous  interior points, MDRange iterating x fastest (along memory)
+  contiguous  interior points, x fastest (along memory): vectorised lines on
+              CPUs, strips of 8 points a thread on GPUs
   strided     interior points, MDRange iterating y fastest (across memory)
   default     interior points, Kokkos' default iteration order
+  serial      the plain serial host loop of physics/diffusion/diffusion_reference.hpp
+
+Example, the whole matrix in one process:
+  cfdbench --solver diffusion,sod,euler2d --sizes 1024,4096 --steps 50 --csv all.csv
 )";
 
 std::vector<std::string> split(const std::string& s) {
@@ -266,10 +272,26 @@ Row bench_euler2d(const std::string& variant, long n, long steps, int repeats, d
 
 }  // namespace
 
+// The variants each solver knows, its defaults first.
+const std::vector<std::string>& known_variants(const std::string& solver) {
+  static const std::vector<std::string> diffusion = {"baseline", "contiguous", "strided", "default", "serial"},
+                                        sod = {"aos-split", "aos-fused", "soa-split", "soa-fused"},
+                                        euler2d = {"plm-hlle-rk2", "plm-hllc-rk2", "tutorial"};
+  return solver == "sod" ? sod : solver == "euler2d" ? euler2d : diffusion;
+}
+
+std::vector<std::string> default_variants(const std::string& solver) {
+  if (solver == "diffusion") return {"baseline", "contiguous", "strided"};
+  return known_variants(solver);
+}
+
+bool contains(const std::vector<std::string>& list, const std::string& item) {
+  return std::find(list.begin(), list.end(), item) != list.end();
+}
+
 int main(int argc, char* argv[]) {
-  std::vector<std::string> sizes = {"1024", "4096"}, precisions = {"fp32", "fp64"},
-                           variants = {"baseline", "contiguous", "strided"};
-  std::string solver = "diffusion", csv, json;
+  std::vector<std::string> sizes = {"1024", "4096"}, precisions = {"fp32", "fp64"}, variants, solvers = {"diffusion"};
+  std::string csv, json;
   long steps = 400;
   int repeats = 5;
   std::vector<char*> kokkos_args{argv[0]};
@@ -286,7 +308,7 @@ int main(int argc, char* argv[]) {
       std::fputs(usage_text, stdout);
       return 0;
     } else if (a == "--solver")
-      solver = value();
+      solvers = split(value());
     else if (a == "--sizes")
       sizes = split(value());
     else if (a == "--steps")
@@ -308,27 +330,44 @@ int main(int argc, char* argv[]) {
       return 2;
     }
   }
-  if (solver != "diffusion" && solver != "sod" && solver != "euler2d") {
-    std::fprintf(stderr, "cfdbench: error: unknown solver '%s' (known: diffusion, sod, euler2d)\n", solver.c_str());
-    return 2;
-  }
-  const bool sod = solver == "sod", euler2d = solver == "euler2d";
-  if (sod && variants.front() == "baseline") variants = {"aos-split", "aos-fused", "soa-split", "soa-fused"};
-  if (euler2d && variants.front() == "baseline") variants = {"plm-hlle-rk2", "plm-hllc-rk2", "tutorial"};
   if (steps < 1 || repeats < 1) {
     std::fprintf(stderr, "cfdbench: error: --steps and --repeats must be at least 1\n");
     return 2;
   }
-  for (const auto& v : variants)
-    if (sod       ? (v != "aos-split" && v != "aos-fused" && v != "soa-split" && v != "soa-fused")
-        : euler2d ? (v != "plm-hlle-rk2" && v != "plm-hllc-rk2" && v != "tutorial")
-                  : (v != "baseline" && v != "contiguous" && v != "strided" && v != "default" && v != "serial")) {
-      std::fprintf(stderr, "cfdbench: error: unknown variant '%s'\n", v.c_str());
+  for (const auto& solver : solvers)
+    if (solver != "diffusion" && solver != "sod" && solver != "euler2d") {
+      std::fprintf(stderr, "cfdbench: error: unknown solver '%s' (known: diffusion, sod, euler2d)\n", solver.c_str());
       return 2;
     }
+  for (const auto& v : variants) {
+    bool known = false;
+    for (const auto& solver : solvers) known = known || contains(known_variants(solver), v);
+    if (!known) {
+      std::fprintf(stderr, "cfdbench: error: unknown variant '%s' (see cfdbench --help)\n", v.c_str());
+      return 2;
+    }
+  }
+  // The matrix: for each solver, the listed variants it knows (or its defaults).
+  std::vector<std::pair<std::string, std::vector<std::string>>> matrix;
+  for (const auto& solver : solvers) {
+    std::vector<std::string> own;
+    for (const auto& v : variants)
+      if (contains(known_variants(solver), v)) own.push_back(v);
+    if (variants.empty()) own = default_variants(solver);
+    if (own.empty()) {
+      std::fprintf(stderr, "cfdbench: error: none of the --variants is a variant of %s\n", solver.c_str());
+      return 2;
+    }
+    matrix.push_back({solver, own});
+  }
   for (const auto& p : precisions)
     if (p != "fp32" && p != "fp64") {
       std::fprintf(stderr, "cfdbench: error: unknown precision '%s'\n", p.c_str());
+      return 2;
+    }
+  for (const auto& size : sizes)
+    if (std::atol(size.c_str()) < 5) {
+      std::fprintf(stderr, "cfdbench: error: size %s is below 5\n", size.c_str());
       return 2;
     }
 
@@ -339,27 +378,26 @@ int main(int argc, char* argv[]) {
     std::printf("cfdbench: cfdrun %s (git %s), Kokkos %s, %s with %d thread(s)/concurrency\n", cfd::version,
                 cfd::git_revision, cfd::kokkos_version_string().c_str(), cfd::ExecSpace::name(),
                 cfd::ExecSpace().concurrency());
-    for (const auto& size : sizes) {
-      const long n = std::atol(size.c_str());
-      if (n < 5) {
-        std::fprintf(stderr, "cfdbench: error: size %s is below 5\n", size.c_str());
-        return 2;
-      }
-      for (const auto& prec : precisions) {
-        // The copy moves as many elements as one field (diffusion) or one state (sod, euler2d).
-        const long elements = sod ? 3 * n : euler2d ? 5 * n * n : n * n;
-        const double copy =
-            prec == "fp32" ? copy_bandwidth<float>(elements, repeats) : copy_bandwidth<double>(elements, repeats);
-        for (const auto& v : variants) {
-          if (sod)
-            rows.push_back(prec == "fp32" ? bench_sod<float>(v, n, steps, repeats, copy)
-                                          : bench_sod<double>(v, n, steps, repeats, copy));
-          else if (euler2d)
-            rows.push_back(prec == "fp32" ? bench_euler2d<float>(v, n, steps, repeats, copy)
-                                          : bench_euler2d<double>(v, n, steps, repeats, copy));
-          else
-            rows.push_back(prec == "fp32" ? bench_diffusion<float>(v, n, steps, repeats, copy)
-                                          : bench_diffusion<double>(v, n, steps, repeats, copy));
+    for (const auto& [solver, solver_variants] : matrix) {
+      const bool sod = solver == "sod", euler2d = solver == "euler2d";
+      for (const auto& size : sizes) {
+        const long n = std::atol(size.c_str());
+        for (const auto& prec : precisions) {
+          // The copy moves as many elements as one field (diffusion) or one state (sod, euler2d).
+          const long elements = sod ? 3 * n : euler2d ? 5 * n * n : n * n;
+          const double copy =
+              prec == "fp32" ? copy_bandwidth<float>(elements, repeats) : copy_bandwidth<double>(elements, repeats);
+          for (const auto& v : solver_variants) {
+            if (sod)
+              rows.push_back(prec == "fp32" ? bench_sod<float>(v, n, steps, repeats, copy)
+                                            : bench_sod<double>(v, n, steps, repeats, copy));
+            else if (euler2d)
+              rows.push_back(prec == "fp32" ? bench_euler2d<float>(v, n, steps, repeats, copy)
+                                            : bench_euler2d<double>(v, n, steps, repeats, copy));
+            else
+              rows.push_back(prec == "fp32" ? bench_diffusion<float>(v, n, steps, repeats, copy)
+                                            : bench_diffusion<double>(v, n, steps, repeats, copy));
+          }
         }
       }
     }
