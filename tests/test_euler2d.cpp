@@ -182,7 +182,7 @@ TEST(Euler2dConfig, BadConfigurationsAreRejected) {
 // forward Euler needs no stage state.
 TEST(Euler2d, FootprintIsTheArraysOfTheMethod) {
   const long n = 128, g = n + 4;
-  const double arrays = 8.0 * (5 * g * g + 6 * g * g + 10 * g * (g + 1) + 4 * g);
+  const double arrays = 8.0 * (5 * g * g + 6 * g * g + 10 * g * (g + 1) + 2 * g);
   for (bool rk2 : {true, false}) {
     Params p = base(Problem::kh_mcnally, n, n);
     p.integrator = rk2 ? Integrator::rk2 : Integrator::euler;

@@ -153,22 +153,16 @@ void with_face_scheme(const Params& p, Launch&& launch) {
 
 // u_out = a*u_base + b*(u_in + dt*((Fx_i - Fx_i+1)/dx_i + (Fy_j - Fy_j+1)/dy_j)):
 // the stages of the SSP Runge-Kutta methods (Blend), or without the blend,
-// a = 0 and b = 1, forward Euler and the first stage. Divide: divide by the
-// widths, as the OpenACC tutorial does (its case stays bit for bit);
-// otherwise multiply by precomputed inverse widths, ten divisions a cell
-// fewer. Both are template arguments, so that the loop has no branch.
-template <class Real, bool Blend, bool Divide>
+// a = 0 and b = 1, forward Euler and the first stage. A template argument,
+// not a test of a in the loop, so that the loop has no branch to vectorize.
+template <class Real, bool Blend>
 struct Update {
   Array3<Real> u_base, u_in, u_out, fx, fy;
-  Array1<Real> dx, dy, inv_dx, inv_dy;
+  Array1<Real> dx, dy;
   Real a, b, dt;
   KOKKOS_FORCEINLINE_FUNCTION void update(int v, long j, long i) const {
-    Real change;
-    if constexpr (Divide)
-      change = (fx(v, j, i) - fx(v, j, i + 1)) / dx(i) + (fy(v, j, i) - fy(v, j + 1, i)) / dy(j);
-    else
-      change = (fx(v, j, i) - fx(v, j, i + 1)) * inv_dx(i) + (fy(v, j, i) - fy(v, j + 1, i)) * inv_dy(j);
-    const Real stage = u_in(v, j, i) + dt * change;
+    const Real stage =
+        u_in(v, j, i) + dt * ((fx(v, j, i) - fx(v, j, i + 1)) / dx(i) + (fy(v, j, i) - fy(v, j + 1, i)) / dy(j));
     if constexpr (Blend)
       u_out(v, j, i) = a * u_base(v, j, i) + b * stage;
     else
@@ -219,9 +213,7 @@ class Solver {
         fx_("euler2d::flux_x", NCONS, p.ny + 2 * ghost, p.nx + 2 * ghost + 1),
         fy_("euler2d::flux_y", NCONS, p.ny + 2 * ghost + 1, p.nx + 2 * ghost),
         dx_("euler2d::dx", p.nx + 2 * ghost),
-        dy_("euler2d::dy", p.ny + 2 * ghost),
-        inv_dx_("euler2d::inv_dx", p.nx + 2 * ghost),
-        inv_dy_("euler2d::inv_dy", p.ny + 2 * ghost) {
+        dy_("euler2d::dy", p.ny + 2 * ghost) {
     // Widths as the tutorial takes them: differences of face coordinates
     // x_a(i) = lo + h*(i - first), so they may differ from h in the last bit.
     auto hx = Kokkos::create_mirror_view(dx_);
@@ -235,13 +227,6 @@ class Solver {
           Real(h1 * static_cast<double>(j + 1 - ghost) + p.lo[1]) - Real(h1 * static_cast<double>(j - ghost) + p.lo[1]);
     Kokkos::deep_copy(dx_, hx);
     Kokkos::deep_copy(dy_, hy);
-    // Separate mirrors: on a host build a mirror is the View itself.
-    auto inv_hx = Kokkos::create_mirror_view(inv_dx_);
-    auto inv_hy = Kokkos::create_mirror_view(inv_dy_);
-    for (long i = 0; i < p.nx + 2 * ghost; ++i) inv_hx(i) = Real(1) / hx(i);
-    for (long j = 0; j < p.ny + 2 * ghost; ++j) inv_hy(j) = Real(1) / hy(j);
-    Kokkos::deep_copy(inv_dx_, inv_hx);
-    Kokkos::deep_copy(inv_dy_, inv_hy);
   }
 
   // Cell centre as the tutorial takes it: the mean of its two faces.
@@ -421,7 +406,7 @@ class Solver {
 
   void release() {
     u_ = u_stage_ = w_ = fx_ = fy_ = Array3<Real>();
-    dx_ = dy_ = inv_dx_ = inv_dy_ = Array1<Real>();
+    dx_ = dy_ = Array1<Real>();
   }
 
   long step() const { return step_; }
@@ -457,23 +442,19 @@ class Solver {
       for_each_2d<Kokkos::Iterate::Right>("euler2d::fluxes_y", ghost, ghost + ny + 1, ghost, ghost + nx, 1,
                                           FaceFluxes<Real, 1, Scheme>{w_, fy_, Real(p_.gamma)});
     });
-    auto update = [&](auto blend, auto divide) {
-      using U = Update<Real, decltype(blend)::value, decltype(divide)::value>;
+    if (a == Real(0) && b == Real(1))
       for_each_2d<Kokkos::Iterate::Right>("euler2d::update", ghost, ghost + ny, ghost, ghost + nx, 1,
-                                          U{u_base, u_in, u_out, fx_, fy_, dx_, dy_, inv_dx_, inv_dy_, a, b, dt});
-    };
-    const bool blend = !(a == Real(0) && b == Real(1));
-    if (p_.original_faces)
-      blend ? update(std::true_type{}, std::true_type{}) : update(std::false_type{}, std::true_type{});
+                                          Update<Real, false>{u_base, u_in, u_out, fx_, fy_, dx_, dy_, a, b, dt});
     else
-      blend ? update(std::true_type{}, std::false_type{}) : update(std::false_type{}, std::false_type{});
+      for_each_2d<Kokkos::Iterate::Right>("euler2d::update", ghost, ghost + ny, ghost, ghost + nx, 1,
+                                          Update<Real, true>{u_base, u_in, u_out, fx_, fy_, dx_, dy_, a, b, dt});
     primitives_and_ghosts(u_out);
   }
 
   Params p_;
   GridBlock grid_;
   Array3<Real> u_, u_stage_, w_, fx_, fy_;
-  Array1<Real> dx_, dy_, inv_dx_, inv_dy_;  // cell widths and their inverses
+  Array1<Real> dx_, dy_;
   long step_ = 0;
   double time_ = 0;
 };

@@ -22,11 +22,8 @@ KOKKOS_FORCEINLINE_FUNCTION Real min2(Real a, Real b) {
 
 // HLLE from given face states, conserved vectors, fluxes and sound speeds:
 // sL = min(0, min(vL,vR) - max(cL,cR)), sR = max(0, max(vL,vR) + max(cL,cR)),
-// F = (sR*FL - sL*FR + sL*sR*(UR-UL))/(sR-sL). PerComponentDivision divides
-// each component by sR - sL, as the OpenACC tutorial does (its case stays bit
-// for bit); otherwise one reciprocal is multiplied in: four divisions fewer,
-// which GPUs evaluate as instruction sequences, for a last-bit difference.
-template <bool PerComponentDivision = false, class Real>
+// F = (sR*FL - sL*FR + sL*sR*(UR-UL))/(sR-sL).
+template <class Real>
 KOKKOS_FORCEINLINE_FUNCTION Conserved<Real> hlle_from(Real vl, Real cl, const Conserved<Real>& ul,
                                                       const Conserved<Real>& fl, Real vr, Real cr,
                                                       const Conserved<Real>& ur, const Conserved<Real>& fr) {
@@ -35,12 +32,7 @@ KOKKOS_FORCEINLINE_FUNCTION Conserved<Real> hlle_from(Real vl, Real cl, const Co
   const Real sr = max2(Real(0), max2(vl, vr) + cmax);
   const Conserved<Real> num = sr * fl - sl * fr + (sl * sr) * (ur - ul);
   const Real den = sr - sl;
-  if constexpr (PerComponentDivision) {
-    return {num.rho / den, num.mx / den, num.my / den, num.mz / den, num.energy / den};
-  } else {
-    const Real inv = Real(1) / den;
-    return {num.rho * inv, num.mx * inv, num.my * inv, num.mz * inv, num.energy * inv};
-  }
+  return {num.rho / den, num.mx / den, num.my / den, num.mz / den, num.energy / den};
 }
 
 template <class Real>
@@ -65,7 +57,7 @@ KOKKOS_FORCEINLINE_FUNCTION Conserved<Real> hlle_flux_tutorial(const Primitive<R
   Real cl, cr;
   face(l, el, ul, fl, cl);
   face(r, er, ur, fr, cr);
-  return hlle_from<true>(l.vx, cl, ul, fl, r.vx, cr, ur, fr);
+  return hlle_from(l.vx, cl, ul, fl, r.vx, cr, ur, fr);
 }
 
 // Local Lax-Friedrichs: F = (FL + FR)/2 - smax/2 (UR - UL).
