@@ -61,30 +61,21 @@ int run_case(const Config& config, const Params& p, const RunContext& context) {
   timings.output_s += loop_output_s;
   timings.cell_updates = solver.updates_per_step() * p.steps;
 
-  phase.restart();
-  const std::vector<Real> final_u = solver.to_host();
-  timings.d2h_s = phase.seconds();
-  const long final_step = solver.step();
-  const double final_time = solver.time();
-  phase.restart();
-  solver.release();
-  Kokkos::fence();
-  timings.exit_s = phase.seconds();
-  timings.total_s = total.seconds() - timings.output_s;
+  const std::vector<Real> final_u = read_back_and_release(solver, timings, total, [&] { return solver.to_host(); });
 
   // The solver's fields are gone; the last snapshot is written from the host copy.
   const double mass = std::accumulate(final_u.begin(), final_u.end(), 0.0);
   const double peak = *std::max_element(final_u.begin(), final_u.end());
   Attributes extra = timings.attributes();
   extra.push_back({"total_u", mass});
-  series.write<Real>(final_step, final_time, {{"u", final_u}}, extra);
+  series.write<Real>(solver.step(), solver.time(), {{"u", final_u}}, extra);
   if (config.get_bool("diffusion.text_output")) {
     write_text_field(out.dir + "/diffusion_final.txt", p.nx, p.ny, std::vector<double>(final_u.begin(), final_u.end()));
   }
 
   if (!context.quiet) {
-    std::printf("done: step %ld, t = %.6g, sum(u) = %.17g, max(u) = %.6g\n%s\nwrote %s\n", final_step, final_time, mass,
-                peak, timings.summary().c_str(), series.xdmf_path().c_str());
+    std::printf("done: step %ld, t = %.6g, sum(u) = %.17g, max(u) = %.6g\n%s\nwrote %s\n", solver.step(), solver.time(),
+                mass, peak, timings.summary().c_str(), series.xdmf_path().c_str());
   }
   return 0;
 }

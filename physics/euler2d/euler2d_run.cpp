@@ -113,16 +113,8 @@ int run_case(const Config& config, const Params& p, const RunContext& context) {
   if (hst && solver.step() % p.history_every != 0) history(0);
   if (hst) std::fclose(hst);
 
-  // Read back, release, then write the last snapshot from the host copy, so
-  // that it carries every timing.
-  phase.restart();
-  const std::vector<std::vector<Real>> final_fields = solver.fields();
-  timings.d2h_s = phase.seconds();
-  phase.restart();
-  solver.release();
-  Kokkos::fence();
-  timings.exit_s = phase.seconds();
-  timings.total_s = total.seconds() - timings.output_s;
+  const std::vector<std::vector<Real>> final_fields =
+      read_back_and_release(solver, timings, total, [&] { return solver.fields(); });
   Attributes extra = timings.attributes();
   extra.push_back({"mass_change", (end.mass - start.mass) / start.mass});
   extra.push_back({"energy_change", (end.energy - start.energy) / start.energy});

@@ -114,16 +114,7 @@ int run_case(const Config& config, const Params& p, const RunContext& context) {
   Attributes extra;
   extra.push_back({"interior_mass_change", (mass1 - mass0) / mass0});
   extra.push_back({"interior_energy_change", (energy1 - energy0) / energy0});
-  // Read back, release, then write the last snapshot from the host copy, so
-  // that it carries every timing.
-  phase.restart();
-  const Profiles final_profiles = solver.profiles();
-  timings.d2h_s = phase.seconds();
-  phase.restart();
-  solver.release();
-  Kokkos::fence();
-  timings.exit_s = phase.seconds();
-  timings.total_s = total.seconds() - timings.output_s;
+  const Profiles final_profiles = read_back_and_release(solver, timings, total, [&] { return solver.profiles(); });
   for (const auto& a : timings.attributes()) extra.push_back(a);
   snapshot(final_profiles, extra);
   if (p.text_output) write_text(out.dir + "/sod_final.txt", p, final_profiles);
