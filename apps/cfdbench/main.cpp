@@ -33,7 +33,7 @@ the median over repeats (after one warm-up) of:
             (the better of a large Kokkos::deep_copy and a copy kernel,
             also counted as 2 x sizeof(real) bytes per element)
   B/cell    the solver's memory footprint: the most bytes Kokkos held in
-            the device (or host) memory space during an untimed two-step
+            the device (or host) memory space during the untimed warm-up
             solve, from Kokkos' own allocation events, per cell (per node
             for sod)
 
@@ -94,16 +94,6 @@ struct Row {
   double total_s = 0, loop_s = 0, updates_per_s = 0, gbps = 0, pct_copy = 0, bytes_per_cell = 0;
 };
 
-// Peak bytes per cell held in the memory space while `solve` runs (untimed).
-template <class Solve>
-double footprint_per_cell(double cells, Solve solve) {
-  Kokkos::fence();
-  cfd::AllocationMeter meter;
-  solve();
-  Kokkos::fence();
-  return static_cast<double>(meter.peak_bytes()) / cells;
-}
-
 // Copy bandwidth for `count` elements of Real, in GB/s counting read + write.
 template <class Real>
 double copy_bandwidth(long count, int repeats) {
@@ -132,19 +122,26 @@ double copy_bandwidth(long count, int repeats) {
 
 // Runs `once` (which does one whole solve and returns its loop seconds) once
 // to warm up and `repeats` times more; fills the row's medians and rates.
-// `bytes_per_update` is the minimal-bytes model of the solver.
+// `bytes_per_update` is the minimal-bytes model of the solver. The footprint
+// is taken in the untimed warm-up: the most bytes Kokkos held in the memory
+// space during it, per cell (`cells`, nodes for sod).
 template <class Once>
-void measure(Row& row, int repeats, long updates, double bytes_per_update, double copy_gbps, Once once) {
+void measure(Row& row, int repeats, long updates, double bytes_per_update, double copy_gbps, double cells, Once once) {
   std::vector<double> totals, loops;
   for (int r = 0; r <= repeats; ++r) {
     Kokkos::fence();
+    if (r == 0) {
+      cfd::AllocationMeter meter;
+      once();
+      Kokkos::fence();
+      row.bytes_per_cell = static_cast<double>(meter.peak_bytes()) / cells;
+      continue;
+    }
     cfd::Stopwatch total;
     const double loop = once();
     Kokkos::fence();
-    if (r > 0) {
-      totals.push_back(total.seconds());
-      loops.push_back(loop);
-    }
+    totals.push_back(total.seconds());
+    loops.push_back(loop);
   }
   row.total_s = median(totals);
   row.loop_s = median(loops);
@@ -184,15 +181,8 @@ Row bench_diffusion(const std::string& variant, long n, long steps, int repeats,
 
   Row row{"diffusion", variant, sizeof(Real) == 4 ? "fp32" : "fp64", n, steps};
   const bool serial = variant == "serial";
-  if (!serial)
-    row.bytes_per_cell = footprint_per_cell(double(n) * n, [&] {
-      Solver<Real, Kokkos::LayoutLeft> solver(p);
-      solver.set_initial_state();
-      solver.advance(2);
-      solver.to_host();
-    });
   const long updates = (serial || p.variant == Variant::interior ? (n - 2) * (n - 2) : n * n) * steps;
-  measure(row, repeats, updates, 2.0 * sizeof(Real), copy_gbps, [&] {
+  measure(row, repeats, updates, 2.0 * sizeof(Real), copy_gbps, double(n) * n, [&] {
     cfd::Stopwatch t;
     if (serial) {
       const std::vector<Real> u = reference_solution<Real>(n, n, steps, static_cast<Real>(p.alpha));
@@ -224,11 +214,7 @@ Row bench_sod_layout(const std::string& variant, long n, long steps, int repeats
   p.layout = std::is_same_v<Layout, Kokkos::LayoutRight> ? cfd::sod::StateLayout::aos : cfd::sod::StateLayout::soa;
   p.kernels = variant.find("fused") != std::string::npos ? cfd::sod::Kernels::fused : cfd::sod::Kernels::split;
   Row row{"sod", variant, sizeof(Real) == 4 ? "fp32" : "fp64", n, steps};
-  row.bytes_per_cell = footprint_per_cell(double(n), [&] {
-    cfd::sod::Solver<Real, Layout> solver(p);
-    timed_solve(solver, 2, [](const auto& s) { s.profiles(); });
-  });
-  measure(row, repeats, (n - 2) * steps, 6.0 * sizeof(Real), copy_gbps, [&] {
+  measure(row, repeats, (n - 2) * steps, 6.0 * sizeof(Real), copy_gbps, double(n), [&] {
     cfd::sod::Solver<Real, Layout> solver(p);
     return timed_solve(solver, steps, [](const auto& s) { s.profiles(); });
   });
@@ -259,11 +245,7 @@ Row bench_euler2d(const std::string& variant, long n, long steps, int repeats, d
     p.cfl = 0.05;
   }
   Row row{"euler2d", variant, sizeof(Real) == 4 ? "fp32" : "fp64", n, steps};
-  row.bytes_per_cell = footprint_per_cell(double(n) * n, [&] {
-    cfd::euler2d::Solver<Real> solver(p);
-    timed_solve(solver, 2, [](const auto& s) { s.fields(); });
-  });
-  measure(row, repeats, n * n * steps, 10.0 * sizeof(Real), copy_gbps, [&] {
+  measure(row, repeats, n * n * steps, 10.0 * sizeof(Real), copy_gbps, double(n) * n, [&] {
     cfd::euler2d::Solver<Real> solver(p);
     return timed_solve(solver, steps, [](const auto& s) { s.fields(); });
   });
