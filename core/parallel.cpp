@@ -11,6 +11,14 @@ KokkosSession::KokkosSession(int& argc, char* argv[]) {
 
 KokkosSession::~KokkosSession() { Kokkos::finalize(); }
 
+int device_id() {
+#if defined(KOKKOS_ENABLE_CUDA)
+  return ExecSpace().cuda_device();
+#else
+  return -1;
+#endif
+}
+
 std::vector<std::string> enabled_execution_spaces() {
   std::vector<std::string> spaces{ExecSpace::name()};
   auto add = [&](const char* name) {

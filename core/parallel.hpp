@@ -33,6 +33,9 @@ class KokkosSession {
   KokkosSession& operator=(const KokkosSession&) = delete;
 };
 
+// The GPU this process runs on, -1 on CPU builds.
+int device_id();
+
 // Names of the execution spaces compiled into this build, default first.
 std::vector<std::string> enabled_execution_spaces();
 

@@ -36,19 +36,49 @@ void prepare_output_dir(const std::string& dir, bool overwrite) {
   if (ec) throw std::runtime_error(dir + ": cannot create the output folder: " + ec.message());
 }
 
-SnapshotSeries::SnapshotSeries(std::string dir, std::string prefix, GridBlock grid, RunInfo info)
+SnapshotSeries::SnapshotSeries(std::string dir, std::string prefix, const Decomposition& dec, RunInfo info)
     : dir_(std::move(dir)),
       prefix_(std::move(prefix)),
       xdmf_path_(dir_ + "/" + prefix_ + ".xdmf"),
-      grid_(grid),
-      info_(std::move(info)) {}
+      dec_(dec),
+      grid_(dec.block),
+      info_(std::move(info)) {
+  grid_.offset = {0, 0, 0};
+  grid_.n = grid_.global_n;
+}
 
 template <class Real>
-std::string SnapshotSeries::write(long step, double time, const std::vector<HostField<Real>>& fields,
+std::vector<Real> SnapshotSeries::gather(const std::vector<Real>& block) const {
+  if (static_cast<long>(block.size()) != dec_.block.owned_count())
+    throw std::logic_error("snapshot: a field has the wrong size for its block");
+  if (dec_.comm.size() == 1) return block;
+  const std::vector<Real> all = dec_.comm.gather(block);
+  if (!dec_.comm.is_root()) return {};
+  std::vector<Real> global(static_cast<size_t>(grid_.owned_count()));
+  size_t k = 0;
+  for (int r = 0; r < dec_.comm.size(); ++r) {
+    const GridBlock b = dec_.block_of(r);
+    for (long z = 0; z < b.n[2]; ++z)
+      for (long y = 0; y < b.n[1]; ++y)
+        for (long x = 0; x < b.n[0]; ++x)
+          global[static_cast<size_t>(((b.offset[2] + z) * grid_.n[1] + b.offset[1] + y) * grid_.n[0] + b.offset[0] +
+                                     x)] = all[k++];
+  }
+  return global;
+}
+
+template std::vector<float> SnapshotSeries::gather(const std::vector<float>&) const;
+template std::vector<double> SnapshotSeries::gather(const std::vector<double>&) const;
+
+template <class Real>
+std::string SnapshotSeries::write(long step, double time, const std::vector<HostField<Real>>& block_fields,
                                   const Attributes& extra) {
   char name[64];
   std::snprintf(name, sizeof name, "%s_%08ld.h5", prefix_.c_str(), step);
   const std::string path = dir_ + "/" + name;
+  std::vector<HostField<Real>> fields;
+  for (const auto& f : block_fields) fields.push_back({f.name, gather(f.values)});
+  if (!dec_.comm.is_root()) return path;
   H5Writer file(path);
 
   std::vector<hsize_t> dims;
@@ -85,7 +115,10 @@ std::string SnapshotSeries::write(long step, double time, const std::vector<Host
   for (int d = 0; d < grid_.ndim; ++d) {
     file.attribute(std::string("global_n") + axis[d], grid_.global_n[d]);
     file.attribute(std::string("offset_") + axis[d], grid_.offset[d]);
+    file.attribute(std::string("ranks_") + axis[d], static_cast<long>(dec_.ranks[d]));
   }
+  file.attribute("ranks", static_cast<long>(dec_.comm.size()));
+  file.attribute("process_grid", dec_.process_grid());
   for (const auto& [key, value] : extra) file.attribute(key, value);
   file.commit();
 
@@ -166,14 +199,23 @@ std::vector<KeySpec> output_keys() {
   };
 }
 
-OutputSettings open_output(const Config& config, const std::string& case_name) {
+OutputSettings open_output(const Config& config, const std::string& case_name, const Comm& comm) {
   OutputSettings s;
   s.dir = config.get_string("output.dir");
   s.every = config.get_int("output.every");
   s.overwrite = config.get_bool("output.overwrite");
   s.progress_seconds = config.get_real("output.progress_seconds");
   if (s.dir.empty()) s.dir = case_name + ".out";
-  prepare_output_dir(s.dir, s.overwrite);
+  std::string refused;
+  if (comm.is_root()) {
+    try {
+      prepare_output_dir(s.dir, s.overwrite);
+    } catch (const std::exception& e) {
+      refused = e.what();
+    }
+  }
+  refused = comm.broadcast(refused);
+  if (!refused.empty()) throw CollectiveError(refused);
   return s;
 }
 

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "core/config.hpp"
+#include "core/decomposition.hpp"
 #include "core/grid.hpp"
 
 #include <string>
@@ -34,15 +35,25 @@ using Attributes = std::vector<std::pair<std::string, double>>;
 // only reused when `overwrite` is set; its old outputs are then removed.
 void prepare_output_dir(const std::string& dir, bool overwrite);
 
+// One file per snapshot whatever the rank count: every rank passes the
+// fields of its own block and rank 0 writes the global arrays (the blocks
+// gathered to it in rank order), so that files do not depend on how the run
+// was split.
 class SnapshotSeries {
  public:
-  SnapshotSeries(std::string dir, std::string prefix, GridBlock grid, RunInfo info);
+  SnapshotSeries(std::string dir, std::string prefix, const Decomposition& dec, RunInfo info);
 
-  // Writes <dir>/<prefix>_<step>.h5 and rewrites <dir>/<prefix>.xdmf. Returns the file path.
+  // Writes <dir>/<prefix>_<step>.h5 and rewrites <dir>/<prefix>.xdmf; collective.
+  // Returns the file path.
   template <class Real>
   std::string write(long step, double time, const std::vector<HostField<Real>>& fields, const Attributes& extra = {});
 
   const std::string& xdmf_path() const { return xdmf_path_; }
+  const std::string& dir() const { return dir_; }
+  // The blocks of all ranks assembled into the global array on rank 0 (x
+  // fastest); empty on the other ranks.
+  template <class Real>
+  std::vector<Real> gather(const std::vector<Real>& block) const;
 
  private:
   struct Entry {
@@ -55,7 +66,8 @@ class SnapshotSeries {
   void write_xdmf() const;
 
   std::string dir_, prefix_, xdmf_path_;
-  GridBlock grid_;
+  Decomposition dec_;
+  GridBlock grid_;  // the global grid
   RunInfo info_;
   std::vector<Entry> entries_;
 };
@@ -73,7 +85,8 @@ struct OutputSettings {
 };
 std::vector<KeySpec> output_keys();
 // The output section of a case, its folder resolved (an empty output.dir
-// means "<case_name>.out") and prepared by prepare_output_dir.
-OutputSettings open_output(const Config& config, const std::string& case_name);
+// means "<case_name>.out") and prepared by prepare_output_dir on rank 0; a
+// refusal there ends every rank with the same message.
+OutputSettings open_output(const Config& config, const std::string& case_name, const Comm& comm = Comm::world());
 
 }  // namespace cfd

@@ -1,8 +1,10 @@
+#include "core/comm.hpp"
 #include "core/parallel.hpp"
 
 #include <gtest/gtest.h>
 
 int main(int argc, char* argv[]) {
+  cfd::MpiSession mpi(argc, argv);
   ::testing::InitGoogleTest(&argc, argv);
   int status = 0;
   {

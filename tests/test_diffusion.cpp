@@ -24,7 +24,7 @@ template <class Real, class Layout>
 std::vector<Real> solve(const Params& p) {
   Solver<Real, Layout> solver(p);
   solver.set_initial_state();
-  solver.advance(p.steps);
+  solver.advance_steps(p.steps);
   return solver.to_host();
 }
 
@@ -114,7 +114,7 @@ TEST(Diffusion, EdgesStayZeroAndTotalIsBoundedAndNeverGrows) {
     solver.set_initial_state();
     double previous = 1.0;
     for (int s = 1; s <= 300; ++s) {
-      solver.advance(1);
+      solver.advance_steps(1);
       const std::vector<double> u = solver.to_host();
       for (long i = 0; i < p.nx; ++i) {
         ASSERT_EQ(u[i], 0.0) << "edge j=1, step " << s;
@@ -176,7 +176,7 @@ TEST(Diffusion, TimeAndUpdateCount) {
   p.variant = Variant::baseline;
   Solver<float, Kokkos::LayoutLeft> solver(p);
   solver.set_initial_state();
-  solver.advance(10);
+  solver.advance_steps(10);
   EXPECT_EQ(solver.step(), 10);
   EXPECT_DOUBLE_EQ(solver.time(), 10 * 0.1);
   EXPECT_EQ(solver.updates_per_step(), 31 * 27);
@@ -225,7 +225,7 @@ TEST(Diffusion, HoldsTwoFieldsAndNothingElse) {
     {
       Solver<double, Kokkos::LayoutLeft> solver(p);
       solver.set_initial_state();
-      solver.advance(p.steps);
+      solver.advance_steps(p.steps);
       solver.to_host();
       EXPECT_GE(meter.current_bytes(), 2 * 8 * n * n);
     }

@@ -52,7 +52,7 @@ Params sod(bool along_x, long n) {
   p.cfl = 0.4;
   p.riemann = cfd::gas::RiemannSolver::hllc;
   const int normal_lo = along_x ? 0 : 2;
-  p.boundary[normal_lo] = p.boundary[normal_lo + 1] = Boundary::outflow;
+  p.boundary[normal_lo] = p.boundary[normal_lo + 1] = cfd::BoundaryKind::outflow;
   return p;
 }
 
@@ -100,13 +100,13 @@ TEST(Euler2d, SodAlongXEqualsSodAlongYBitForBitAndMatchesTheExactSolution) {
   const auto fx = sx.fields(), fy = sy.fields();
   // sod_x is n x 4 (x fastest), sod_y 4 x n: row 0 of one against column 0 of the other.
   for (long k = 0; k < n; ++k) {
-    ASSERT_EQ(std::memcmp(&fx[0][k], &fy[0][k * 4], sizeof(double)), 0) << "rho at " << k;
-    ASSERT_EQ(std::memcmp(&fx[4][k], &fy[4][k * 4], sizeof(double)), 0) << "p at " << k;
-    ASSERT_EQ(std::memcmp(&fx[1][k], &fy[2][k * 4], sizeof(double)), 0) << "normal velocity at " << k;
+    ASSERT_EQ(std::memcmp(&fx[0].values[k], &fy[0].values[k * 4], sizeof(double)), 0) << "rho at " << k;
+    ASSERT_EQ(std::memcmp(&fx[4].values[k], &fy[4].values[k * 4], sizeof(double)), 0) << "p at " << k;
+    ASSERT_EQ(std::memcmp(&fx[1].values[k], &fy[2].values[k * 4], sizeof(double)), 0) << "normal velocity at " << k;
   }
   const cfd::gas::ExactRiemann exact({1, 0, 1}, {0.125, 0, 0.1}, 1.4);
   double l1 = 0;
-  for (long k = 0; k < n; ++k) l1 += std::fabs(fx[0][k] - exact.sample(((k + 0.5) / n - 0.5) / sx.time()).rho);
+  for (long k = 0; k < n; ++k) l1 += std::fabs(fx[0].values[k] - exact.sample(((k + 0.5) / n - 0.5) / sx.time()).rho);
   l1 /= n;
   EXPECT_LE(l1, 3.4e-3) << "half of first-order Godunov's 6.8e-3";
 }
@@ -126,7 +126,7 @@ TEST(Euler2d, SmoothVortexConvergesAtSecondOrder) {
     double sum = 0;
     for (long j = 0; j < p.ny; ++j)
       for (long i = 0; i < p.nx; ++i)
-        sum += std::fabs(f[0][j * p.nx + i] - s.initial(s.centre(0, i), s.centre(1, j), s.time()).rho);
+        sum += std::fabs(f[0].values[j * p.nx + i] - s.initial(s.centre(0, i), s.centre(1, j), s.time()).rho);
     errors[k] = sum / (p.nx * p.ny);
   }
   const double order1 = std::log2(errors[0] / errors[1]), order2 = std::log2(errors[1] / errors[2]);
@@ -137,17 +137,17 @@ TEST(Euler2d, SmoothVortexConvergesAtSecondOrder) {
 TEST(Euler2d, BlastKeepsItsMirrorSymmetry) {
   Params p = base(Problem::blast, 64, 64);
   p.gamma = 1.4;
-  for (auto& b : p.boundary) b = Boundary::outflow;
+  for (auto& b : p.boundary) b = cfd::BoundaryKind::outflow;
   const auto s = run_steps<double>(p, 60);
   const auto f = s.fields();
   const long n = 64;
   for (long j = 0; j < n; ++j)
     for (long i = 0; i < n; ++i) {
-      const double rho = f[0][j * n + i];
-      ASSERT_NEAR(rho, f[0][j * n + (n - 1 - i)], 1e-13) << i << "," << j;  // x -> -x
-      ASSERT_NEAR(rho, f[0][(n - 1 - j) * n + i], 1e-13) << i << "," << j;  // y -> -y
-      ASSERT_NEAR(rho, f[0][i * n + j], 1e-13) << i << "," << j;            // x <-> y
-      ASSERT_NEAR(f[1][j * n + i], -f[1][j * n + (n - 1 - i)], 1e-13);      // vx odd in x
+      const double rho = f[0].values[j * n + i];
+      ASSERT_NEAR(rho, f[0].values[j * n + (n - 1 - i)], 1e-13) << i << "," << j;     // x -> -x
+      ASSERT_NEAR(rho, f[0].values[(n - 1 - j) * n + i], 1e-13) << i << "," << j;     // y -> -y
+      ASSERT_NEAR(rho, f[0].values[i * n + j], 1e-13) << i << "," << j;               // x <-> y
+      ASSERT_NEAR(f[1].values[j * n + i], -f[1].values[j * n + (n - 1 - i)], 1e-13);  // vx odd in x
     }
 }
 

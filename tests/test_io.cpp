@@ -36,7 +36,8 @@ void round_trip(const std::string& tag) {
   const std::string dir = fresh_dir("h5" + tag);
   cfd::prepare_output_dir(dir, false);
   const cfd::GridBlock grid = cfd::GridBlock::whole(2, cfd::Centering::node, {5, 3, 1}, 0, {0, 0, 0}, {4, 2, 0});
-  cfd::SnapshotSeries series(dir, "test", grid, {"diffusion", "fp", "left", "Serial", "solver: diffusion\n"});
+  cfd::SnapshotSeries series(dir, "test", cfd::decompose(grid, {false, false, false}),
+                             {"diffusion", "fp", "left", "Serial", "solver: diffusion\n"});
   std::vector<Real> u(15), w(15);
   for (int k = 0; k < 15; ++k) {
     u[k] = static_cast<Real>(1.0 / (k + 3));
@@ -90,7 +91,8 @@ TEST(Hdf5, CellCentredGridHasFaces) {
   cfd::prepare_output_dir(dir, false);
   const cfd::GridBlock grid =
       cfd::GridBlock::whole(2, cfd::Centering::cell, {4, 2, 1}, 2, {-0.5, -0.5, 0}, {0.5, 0.5, 0});
-  cfd::SnapshotSeries series(dir, "c", grid, {"x", "fp64", "right", "Serial", ""});
+  cfd::SnapshotSeries series(dir, "c", cfd::decompose(grid, {false, false, false}),
+                             {"x", "fp64", "right", "Serial", ""});
   const std::string path = series.write<double>(0, 0.0, {{"rho", std::vector<double>(8, 1.0)}});
   EXPECT_EQ(cfd::h5_read_array(path, "grid/x").values, (std::vector<double>{-0.375, -0.125, 0.125, 0.375}));
   EXPECT_EQ(cfd::h5_read_array(path, "grid/x_faces").values, (std::vector<double>{-0.5, -0.25, 0, 0.25, 0.5}));

@@ -1,4 +1,5 @@
 // cfdrun: runs one CFD case described in a YAML file and writes HDF5 + XDMF.
+#include "core/comm.hpp"
 #include "core/config.hpp"
 #include "core/parallel.hpp"
 #include "core/version.hpp"
@@ -37,6 +38,11 @@ Options:
   --kokkos-*               passed on to Kokkos, e.g. --kokkos-threads=4 (Kokkos 3)
                            or --kokkos-num-threads=4 (Kokkos 4); OMP_NUM_THREADS works too
 
+Several processes: mpirun -np 4 cfdrun CASE.yaml splits the grid into one
+block per rank (keys parallel.ranks_x/ranks_y fix the process grid; one GPU
+per rank on GPU builds); the results are the same bits on any rank count.
+docs/parallel.md has the details.
+
 Solvers:
 )";
 
@@ -59,14 +65,22 @@ void print_version() {
   std::printf(" (default first)\n");
 }
 
+// Messages about the command line and the case come from rank 0 alone:
+// every rank reads the same ones.
+bool root = true;
+
 int usage_error(const std::string& message) {
-  std::fprintf(stderr, "cfdrun: error: %s\nRun 'cfdrun --help' for usage.\n", message.c_str());
+  if (root) std::fprintf(stderr, "cfdrun: error: %s\nRun 'cfdrun --help' for usage.\n", message.c_str());
   return 2;
 }
 
 }  // namespace
 
 int main(int argc, char* argv[]) {
+  cfd::MpiSession mpi(argc, argv);
+  const cfd::Comm world = cfd::Comm::world();
+  root = world.is_root();
+  if (!root) std::freopen("/dev/null", "w", stdout);  // help, listings and progress come from rank 0
   std::string case_file;
   std::vector<std::string> overrides;
   std::vector<char*> kokkos_args{argv[0]};
@@ -146,7 +160,7 @@ int main(int argc, char* argv[]) {
     for (const auto& s : cfd::solvers())
       if (config.solver() == s.name) s.check(config);
   } catch (const cfd::ConfigError& e) {
-    std::fprintf(stderr, "%s\n", e.what());
+    if (root) std::fprintf(stderr, "%s\n", e.what());
     return 2;
   }
   if (validate) {
@@ -157,14 +171,26 @@ int main(int argc, char* argv[]) {
 
   cfd::RunContext context;
   context.case_name = std::filesystem::path(case_file).stem().string();
-  context.quiet = quiet;
+  context.quiet = quiet || !root;
   int status = 1;
   int kargc = static_cast<int>(kokkos_args.size());
   cfd::KokkosSession kokkos(kargc, kokkos_args.data());
   try {
     for (const auto& s : cfd::solvers())
       if (config.solver() == s.name) status = s.run(config, context);
+  } catch (const cfd::ConfigError& e) {  // every rank finds the same (a process grid that cannot work)
+    if (root) std::fprintf(stderr, "%s\n", e.what());
+    status = 2;
+  } catch (const cfd::CollectiveError& e) {  // every rank stops here together
+    if (root) std::fprintf(stderr, "cfdrun: error: %s\n", e.what());
+    status = 1;
   } catch (const std::exception& e) {
+    // This rank alone: the others may wait for it in a collective call, so
+    // it ends them all rather than leave them hanging.
+    if (world.size() > 1) {
+      std::fprintf(stderr, "cfdrun: error on rank %d of %d: %s\n", world.rank(), world.size(), e.what());
+      world.abort(1);
+    }
     std::fprintf(stderr, "cfdrun: error: %s\n", e.what());
     status = 1;
   }

@@ -1,5 +1,6 @@
 #include "physics/diffusion/diffusion_params.hpp"
 
+#include "core/decomposition.hpp"
 #include "core/snapshot.hpp"
 
 namespace cfd::diffusion {
@@ -37,6 +38,7 @@ std::vector<KeySpec> keys() {
        "also write the final field in the original's text format (diffusion_final.txt)"},
   };
   for (auto& o : output_keys()) k.push_back(o);
+  for (auto& o : parallel_keys(2)) k.push_back(o);
   return k;
 }
 

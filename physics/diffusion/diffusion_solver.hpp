@@ -1,9 +1,13 @@
-// The diffusion solver: two fields on one grid block, stepped in place.
-// Precision (Real) and memory layout (Layout) are template parameters; the
-// loop order and kernel variant are runtime choices made once per step.
+// The diffusion solver: two fields on one rank's block of the grid, stepped
+// in place. Precision (Real) and memory layout (Layout) are template
+// parameters; the loop order and kernel variant are runtime choices made once
+// per step.
 #pragma once
 
+#include "core/decomposition.hpp"
 #include "core/grid.hpp"
+#include "core/halo.hpp"
+#include "core/snapshot.hpp"
 #include "physics/diffusion/diffusion_params.hpp"
 #include "physics/diffusion/heat_stencil.hpp"
 
@@ -11,21 +15,30 @@
 
 namespace cfd::diffusion {
 
-// The global grid of a case: nx x ny points, one block, no ghosts (the fixed
-// edges play their role). Coordinates are point indices.
-inline GridBlock make_grid(const Params& p) {
-  return GridBlock::whole(2, Centering::node, {p.nx, p.ny, 1}, 0, {0.0, 0.0, 0.0},
+// The global grid of a case: nx x ny points. The fixed edges are owned
+// points, so a block needs ghost points only where it meets another rank:
+// one layer when the run has several ranks, none on one rank. Coordinates
+// are point indices.
+inline GridBlock make_grid(const Params& p, const Comm& comm = Comm::world()) {
+  return GridBlock::whole(2, Centering::node, {p.nx, p.ny, 1}, comm.size() > 1 ? 1 : 0, {0.0, 0.0, 0.0},
                           {static_cast<double>(p.nx - 1), static_cast<double>(p.ny - 1), 0.0});
 }
+
+// No face is periodic, and none is physical in the halo's sense: the edges
+// hold their zeros themselves.
+constexpr std::array<bool, 3> periodic{false, false, false};
 
 template <class Real, class Layout>
 class Solver {
  public:
-  explicit Solver(const Params& p)
+  explicit Solver(const Params& p) : Solver(p, decompose(make_grid(p), periodic)) {}
+  Solver(const Params& p, const Decomposition& dec)
       : params_(p),
-        grid_(make_grid(p)),
+        dec_(dec),
+        grid_(dec.block),
         u_("diffusion::u", grid_.extent(0), grid_.extent(1)),
-        v_("diffusion::v", grid_.extent(0), grid_.extent(1)) {}
+        v_("diffusion::v", grid_.extent(0), grid_.extent(1)),
+        halo_(dec, 1, FaceBoundaries<Real>{}) {}
 
   // u = 0 except u((nx+1)/2, (ny+1)/2) = 1 (1-based, integer division);
   // set on the host and copied to the device, as in the original.
@@ -40,8 +53,9 @@ class Solver {
     step_ = 0;
   }
 
-  void advance(long steps) {
+  void advance_steps(long steps) {
     for (long s = 0; s < steps; ++s) {
+      halo_.fill(PointField<Field<Real, Layout>>{u_});
       switch (params_.order) {
         case IterationOrder::left: sweep<Kokkos::Iterate::Left>(); break;
         case IterationOrder::right: sweep<Kokkos::Iterate::Right>(); break;
@@ -52,7 +66,13 @@ class Solver {
     }
   }
 
+  // One step; the step size is fixed by alpha (dt is the driver's, alpha).
+  void advance(double) { advance_steps(1); }
+  double stable_dt() const { return params_.alpha; }
+  std::string fault() const { return ""; }  // alpha <= 0.25 keeps the scheme stable
+
   // The current field on the owned points, x fastest.
+  std::vector<HostField<Real>> fields() const { return {{"u", to_host()}}; }
   std::vector<Real> to_host() const {
     auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), u_);
     std::vector<Real> out(static_cast<size_t>(grid_.owned_count()));
@@ -66,17 +86,29 @@ class Solver {
   void release() {
     u_ = Field<Real, Layout>();
     v_ = Field<Real, Layout>();
+    halo_.release();
   }
 
   long step() const { return step_; }
   double time() const { return step_ * params_.alpha; }  // in units of dx^2/D
   const GridBlock& grid() const { return grid_; }
-  // Points written per step.
+  const Decomposition& decomposition() const { return dec_; }
+  const HaloExchange<Real>& halo() const { return halo_; }
+  // Points this block writes per step.
   long updates_per_step() const {
-    return params_.variant == Variant::baseline ? grid_.owned_count() : (grid_.n[0] - 2) * (grid_.n[1] - 2);
+    if (params_.variant == Variant::baseline) return grid_.owned_count();
+    long n = 1;
+    for (int d = 0; d < 2; ++d) n *= std::max(0L, interior_end(d) - interior_begin(d));
+    return n;
   }
 
  private:
+  // The owned points that are not on the global edge, along d, in local indices.
+  long interior_begin(int d) const { return std::max(grid_.begin(d), 1 - (grid_.offset[d] - grid_.begin(d))); }
+  long interior_end(int d) const {
+    return std::min(grid_.end(d), grid_.global_n[d] - 1 - (grid_.offset[d] - grid_.begin(d)));
+  }
+
   template <Kokkos::Iterate Order>
   void sweep() {
     const int contiguous = std::is_same_v<Layout, Kokkos::LayoutLeft> ? 0 : 1;
@@ -87,11 +119,8 @@ class Solver {
           "diffusion::heat_step_baseline", grid_.begin(0), grid_.end(0), grid_.begin(1), grid_.end(1), contiguous,
           BaselineStep<Real, Layout>{u_, v_, alpha, first_x, first_y, grid_.global_n[0] - 1, grid_.global_n[1] - 1});
     } else {
-      // Interior of this block: owned points that are not on the global edge.
-      const int i0 = static_cast<int>(std::max(grid_.begin(0), 1 - first_x));
-      const int i1 = static_cast<int>(std::min(grid_.end(0), grid_.global_n[0] - 1 - first_x));
-      const int j0 = static_cast<int>(std::max(grid_.begin(1), 1 - first_y));
-      const int j1 = static_cast<int>(std::min(grid_.end(1), grid_.global_n[1] - 1 - first_y));
+      const int i0 = static_cast<int>(interior_begin(0)), i1 = static_cast<int>(interior_end(0));
+      const int j0 = static_cast<int>(interior_begin(1)), j1 = static_cast<int>(interior_end(1));
       // GPUs sweeping along memory take strips (heat_stencil.hpp says why);
       // CPUs reach the copy bandwidth with plain line sweeps.
       if (!std::is_same_v<ExecSpace, HostSpace> && fastest_index<Order>() == contiguous)
@@ -103,8 +132,10 @@ class Solver {
   }
 
   Params params_;
+  Decomposition dec_;
   GridBlock grid_;
   Field<Real, Layout> u_, v_;
+  HaloExchange<Real> halo_;
   long step_ = 0;
 };
 

@@ -84,6 +84,7 @@ std::vector<KeySpec> keys() {
        0},
   };
   for (auto& o : output_keys()) k.push_back(o);
+  for (auto& o : parallel_keys(2)) k.push_back(o);
   return k;
 }
 
@@ -114,7 +115,9 @@ Params params(const Config& c) {
   const char* side_keys[4] = {"boundary.x_lo", "boundary.x_hi", "boundary.y_lo", "boundary.y_hi"};
   for (int s = 0; s < 4; ++s) {
     const std::string& b = c.get_string(side_keys[s]);
-    p.boundary[s] = b == "outflow" ? Boundary::outflow : b == "reflecting" ? Boundary::reflecting : Boundary::periodic;
+    p.boundary[s] = b == "outflow"      ? BoundaryKind::outflow
+                    : b == "reflecting" ? BoundaryKind::reflecting
+                                        : BoundaryKind::periodic;
   }
   p.output_interval = c.get_real("output.time_interval");
   p.history_every = c.get_int("output.history_every");
@@ -126,7 +129,7 @@ Params params(const Config& c) {
   if (p.original_faces && p.riemann != gas::RiemannSolver::hlle)
     c.reject("euler2d.original_faces", "the tutorial's faces go with riemann: hlle");
   for (int s = 0; s < 4; s += 2)
-    if ((p.boundary[s] == Boundary::periodic) != (p.boundary[s + 1] == Boundary::periodic))
+    if ((p.boundary[s] == BoundaryKind::periodic) != (p.boundary[s + 1] == BoundaryKind::periodic))
       c.reject(side_keys[s], "periodic boundaries come in pairs: set both " + std::string(side_keys[s]) + " and " +
                                  side_keys[s + 1] + " to periodic, or neither");
   return p;

@@ -6,6 +6,7 @@
 #pragma once
 
 #include "core/config.hpp"
+#include "core/decomposition.hpp"
 #include "physics/gas/limiters.hpp"
 #include "physics/gas/riemann_solvers.hpp"
 
@@ -15,7 +16,6 @@
 namespace cfd::euler2d {
 
 enum class Problem { kh_mcnally, kh_seed, sod_x, sod_y, vortex, blast };
-enum class Boundary { periodic, outflow, reflecting };
 enum class Integrator { euler, rk2, rk3 };
 
 struct Params {
@@ -32,8 +32,8 @@ struct Params {
   Integrator integrator = Integrator::rk2;
   bool original_faces = false;  // the tutorial's face energy and sound speed from the reconstructed e
   double gamma = 5.0 / 3.0;
-  std::array<Boundary, 4> boundary{Boundary::periodic, Boundary::periodic, Boundary::periodic,
-                                   Boundary::periodic};  // x_lo, x_hi, y_lo, y_hi
+  std::array<BoundaryKind, 4> boundary{BoundaryKind::periodic, BoundaryKind::periodic, BoundaryKind::periodic,
+                                       BoundaryKind::periodic};  // x_lo, x_hi, y_lo, y_hi
   double output_interval = 0;  // snapshots every this much simulated time (0: initial and final)
   long history_every = 10;     // .hst rows every N steps (0: none)
 };

@@ -3,8 +3,11 @@
 // of the method: primitives, ghost cells, x and y fluxes, update, new dt.
 #pragma once
 
+#include "core/decomposition.hpp"
 #include "core/grid.hpp"
+#include "core/halo.hpp"
 #include "core/parallel.hpp"
+#include "core/snapshot.hpp"
 #include "physics/euler2d/euler2d_params.hpp"
 #include "physics/gas/ideal_gas.hpp"
 #include "physics/gas/limiters.hpp"
@@ -12,6 +15,7 @@
 
 #include <cmath>
 #include <stdexcept>
+#include <string>
 #include <type_traits>
 #include <vector>
 
@@ -38,39 +42,6 @@ struct ComputePrimitives {
     w(IDN, j, i) = rho, w(IVX, j, i) = vx, w(IVY, j, i) = vy, w(IVZ, j, i) = vz;
     w(IEI, j, i) = e;
     w(IPR, j, i) = (gamma - Real(1)) * rho * e;
-  }
-};
-
-// Ghost cells of W along one direction: periodic, outflow (copy the edge
-// cell) or reflecting (mirror, normal velocity negated). dir 0 fills x ghosts
-// for every row, dir 1 y ghosts for every column (ghost columns included, so
-// corners are filled too).
-template <class Real>
-struct GhostCells {
-  Array3<Real> w;
-  int dir, n;  // direction, interior cells along it
-  Boundary lo, hi;
-  KOKKOS_INLINE_FUNCTION void operator()(const int line, const int k) const {  // k: 0,1 low side; 2,3 high
-    const bool low = k < 2;
-    const int layer = low ? k : k - 2;  // 0 next to the interior
-    const int g = low ? ghost - 1 - layer : n + ghost + layer;
-    const Boundary b = low ? lo : hi;
-    int src;
-    if (b == Boundary::periodic)
-      src = low ? n + ghost - 1 - layer : ghost + layer;
-    else if (b == Boundary::outflow)
-      src = low ? ghost : n + ghost - 1;
-    else
-      src = low ? ghost + layer : n + ghost - 1 - layer;
-    const int normal = dir == 0 ? IVX : IVY;
-    for (int v = 0; v < NPRIM; ++v) {
-      Real value = dir == 0 ? w(v, line, src) : w(v, src, line);
-      if (b == Boundary::reflecting && v == normal) value = -value;
-      if (dir == 0)
-        w(v, line, g) = value;
-      else
-        w(v, g, line) = value;
-    }
   }
 };
 
@@ -198,38 +169,47 @@ struct Totals {
   double mass = 0, mom_x = 0, mom_y = 0, energy = 0, kh_mode = 0;
 };
 
+// The global grid of a case: nx x ny cells with two ghost layers.
+inline GridBlock make_grid(const Params& p) {
+  return GridBlock::whole(2, Centering::cell, {p.nx, p.ny, 1}, ghost, {p.lo[0], p.lo[1], 0}, {p.hi[0], p.hi[1], 0});
+}
+inline std::array<bool, 3> periodic(const Params& p) {
+  return {p.boundary[0] == BoundaryKind::periodic, p.boundary[2] == BoundaryKind::periodic, false};
+}
+
 template <class Real>
 class Solver {
  public:
-  explicit Solver(const Params& p)
+  explicit Solver(const Params& p) : Solver(p, decompose(make_grid(p), periodic(p))) {}
+  Solver(const Params& p, const Decomposition& dec)
       : p_(p),
-        grid_(
-            GridBlock::whole(2, Centering::cell, {p.nx, p.ny, 1}, ghost, {p.lo[0], p.lo[1], 0}, {p.hi[0], p.hi[1], 0})),
-        u_("euler2d::u", NCONS, p.ny + 2 * ghost, p.nx + 2 * ghost),
+        dec_(dec),
+        grid_(dec.block),
+        u_("euler2d::u", NCONS, grid_.extent(1), grid_.extent(0)),
         u_stage_("euler2d::u_stage", p.integrator == Integrator::euler ? 0 : NCONS,
-                 p.integrator == Integrator::euler ? 0 : p.ny + 2 * ghost,
-                 p.integrator == Integrator::euler ? 0 : p.nx + 2 * ghost),
-        w_("euler2d::w", NPRIM, p.ny + 2 * ghost, p.nx + 2 * ghost),
-        fx_("euler2d::flux_x", NCONS, p.ny + 2 * ghost, p.nx + 2 * ghost + 1),
-        fy_("euler2d::flux_y", NCONS, p.ny + 2 * ghost + 1, p.nx + 2 * ghost),
-        dx_("euler2d::dx", p.nx + 2 * ghost),
-        dy_("euler2d::dy", p.ny + 2 * ghost) {
+                 p.integrator == Integrator::euler ? 0 : grid_.extent(1),
+                 p.integrator == Integrator::euler ? 0 : grid_.extent(0)),
+        w_("euler2d::w", NPRIM, grid_.extent(1), grid_.extent(0)),
+        fx_("euler2d::flux_x", NCONS, grid_.extent(1), grid_.extent(0) + 1),
+        fy_("euler2d::flux_y", NCONS, grid_.extent(1) + 1, grid_.extent(0)),
+        dx_("euler2d::dx", grid_.extent(0)),
+        dy_("euler2d::dy", grid_.extent(1)),
+        halo_(dec, NPRIM, faces()) {
     // Widths as the tutorial takes them: differences of face coordinates
-    // x_a(i) = lo + h*(i - first), so they may differ from h in the last bit.
-    auto hx = Kokkos::create_mirror_view(dx_);
-    auto hy = Kokkos::create_mirror_view(dy_);
-    const double h0 = (p.hi[0] - p.lo[0]) / p.nx, h1 = (p.hi[1] - p.lo[1]) / p.ny;
-    for (long i = 0; i < p.nx + 2 * ghost; ++i)
-      hx(i) =
-          Real(h0 * static_cast<double>(i + 1 - ghost) + p.lo[0]) - Real(h0 * static_cast<double>(i - ghost) + p.lo[0]);
-    for (long j = 0; j < p.ny + 2 * ghost; ++j)
-      hy(j) =
-          Real(h1 * static_cast<double>(j + 1 - ghost) + p.lo[1]) - Real(h1 * static_cast<double>(j - ghost) + p.lo[1]);
-    Kokkos::deep_copy(dx_, hx);
-    Kokkos::deep_copy(dy_, hy);
+    // x_a(g) = lo + h*g of global face g, so they may differ from h in the
+    // last bit, and every rank count gives the same ones.
+    for (int d = 0; d < 2; ++d) {
+      auto widths = Kokkos::create_mirror_view(d == 0 ? dx_ : dy_);
+      const double h = (p.hi[d] - p.lo[d]) / (d == 0 ? p.nx : p.ny);
+      for (long k = 0; k < grid_.extent(d); ++k) {
+        const long g = grid_.global_index(d, k);
+        widths(k) = Real(h * static_cast<double>(g + 1) + p.lo[d]) - Real(h * static_cast<double>(g) + p.lo[d]);
+      }
+      Kokkos::deep_copy(d == 0 ? dx_ : dy_, widths);
+    }
   }
 
-  // Cell centre as the tutorial takes it: the mean of its two faces.
+  // Cell centre of global cell k as the tutorial takes it: the mean of its two faces.
   double centre(int d, long k) const {
     const double h = (p_.hi[d] - p_.lo[d]) / (d == 0 ? p_.nx : p_.ny);
     return 0.5 * ((h * static_cast<double>(k) + p_.lo[d]) + (h * static_cast<double>(k + 1) + p_.lo[d]));
@@ -238,16 +218,17 @@ class Solver {
   void set_initial_state(double time = 0) {
     auto host = Kokkos::create_mirror_view(u_);
     const Real gamma = Real(p_.gamma);
-    for (long j = 0; j < p_.ny; ++j)
-      for (long i = 0; i < p_.nx; ++i) {
-        const gas::Primitive<double> s = initial(centre(0, i), centre(1, j), time);
+    for (long j = grid_.begin(1); j < grid_.end(1); ++j)
+      for (long i = grid_.begin(0); i < grid_.end(0); ++i) {
+        const gas::Primitive<double> s =
+            initial(centre(0, grid_.global_index(0, i)), centre(1, grid_.global_index(1, j)), time);
         const gas::Conserved<Real> c =
             gas::to_conserved(gas::Primitive<Real>{Real(s.rho), Real(s.vx), Real(s.vy), Real(s.vz), Real(s.p)}, gamma);
-        host(IDN, j + ghost, i + ghost) = c.rho;
-        host(IM1, j + ghost, i + ghost) = c.mx;
-        host(IM2, j + ghost, i + ghost) = c.my;
-        host(IM3, j + ghost, i + ghost) = c.mz;
-        host(IEN, j + ghost, i + ghost) = c.energy;
+        host(IDN, j, i) = c.rho;
+        host(IM1, j, i) = c.mx;
+        host(IM2, j, i) = c.my;
+        host(IM3, j, i) = c.mz;
+        host(IEN, j, i) = c.energy;
       }
     Kokkos::deep_copy(u_, host);
     step_ = 0;
@@ -311,29 +292,40 @@ class Solver {
     return {1, 0, 0, 0, 1};
   }
 
-  // dt = cfl * min over cells of min(dx/(|vx|+c), dy/(|vy|+c)); negative when
-  // a cell is not physical.
+  // dt = cfl * min over the cells of all ranks of min(dx/(|vx|+c), dy/(|vy|+c));
+  // negative when a cell is not physical. The minimum is exact, so every rank
+  // count gives the same dt.
   double stable_dt() const {
-    const Real dt =
-        min_2d<Kokkos::Iterate::Right, Real>("euler2d::new_dt", ghost, ghost + int(p_.ny), ghost, ghost + int(p_.nx), 1,
-                                             MaxStableDt<Real>{w_, dx_, dy_, Real(p_.gamma)});
-    return dt < Real(0) || !(dt == dt) ? -1.0 : p_.cfl * static_cast<double>(dt);
+    const Real local = min_2d<Kokkos::Iterate::Right, Real>("euler2d::new_dt", int(grid_.begin(1)), int(grid_.end(1)),
+                                                            int(grid_.begin(0)), int(grid_.end(0)), 1,
+                                                            MaxStableDt<Real>{w_, dx_, dy_, Real(p_.gamma)});
+    const double dt = dec_.comm.min(local < Real(0) || !(local == local) ? -1.0 : static_cast<double>(local));
+    return dt < 0 ? -1.0 : p_.cfl * dt;
   }
 
-  // First cell (i, j), 0-based interior indices, that is not physical.
+  // First cell (i, j) of the global grid, 0-based, that is not physical, over all ranks.
   std::pair<long, long> bad_cell() const {
     auto w = w_;
-    const long nx = p_.nx;
+    const long nx = p_.nx, x0 = grid_.offset[0] - grid_.begin(0), y0 = grid_.offset[1] - grid_.begin(1);
     long first = Kokkos::reduction_identity<long>::min();
     Kokkos::parallel_reduce(
         "euler2d::find_bad_cell", interior(),
         KOKKOS_LAMBDA(const int j, const int i, long& k) {
-          const long flat = (j - ghost) * nx + (i - ghost);
+          const long flat = (y0 + j) * nx + (x0 + i);
           if ((!(w(IDN, j, i) > 0) || !(w(IPR, j, i) > 0)) && flat < k) k = flat;
         },
         Kokkos::Min<long>(first));
+    first = dec_.comm.min(first);
     if (first == Kokkos::reduction_identity<long>::min()) return {-1, -1};
     return {first % nx, first / nx};
+  }
+
+  std::string fault() const {
+    const auto [i, j] = bad_cell();
+    if (i < 0) return "";
+    return "non-physical state (density or pressure not positive, or NaN) at step " + std::to_string(step_) +
+           ", t = " + std::to_string(time_) + ", cell (i, j) = (" + std::to_string(i + 1) + ", " +
+           std::to_string(j + 1) + ")";
   }
 
   void advance(double dt) {
@@ -361,6 +353,7 @@ class Solver {
     auto dx = dx_, dy = dy_;
     // McNally's amplitude is defined on the unit square; other boxes are scaled to it.
     const double hx = 1.0 / p_.nx, hy = 1.0 / p_.ny;
+    const long x0 = grid_.offset[0] - grid_.begin(0), y0 = grid_.offset[1] - grid_.begin(1);
     double m = 0, mx = 0, my = 0, en = 0, s = 0, c = 0, d = 0;
     Kokkos::parallel_reduce(
         "euler2d::totals", interior(),
@@ -373,7 +366,7 @@ class Solver {
           aen += u(IEN, j, i) * dv;
           // McNally's mode amplitude, with x and y measured from the domain's corner.
           const double pi = 3.14159265358979323846;
-          const double x = (i - ghost + 0.5) * hx, y = (j - ghost + 0.5) * hy;
+          const double x = (x0 + i + 0.5) * hx, y = (y0 + j + 0.5) * hy;
           const double e =
               y < 0.5 ? kmath::exp(-4 * pi * kmath::fabs(y - 0.25)) : kmath::exp(-4 * pi * kmath::fabs((1 - y) - 0.25));
           const double vy = u(IM2, j, i) / u(IDN, j, i);
@@ -382,79 +375,99 @@ class Solver {
           ad += e * dv;
         },
         m, mx, my, en, s, c, d);
-    return {m, mx, my, en, 2 * std::sqrt((s / d) * (s / d) + (c / d) * (c / d))};
+    double sums[7] = {m, mx, my, en, s, c, d};
+    dec_.comm.sum(sums, 7);
+    const double ms = sums[4] / sums[6], mc = sums[5] / sums[6];
+    return {sums[0], sums[1], sums[2], sums[3], 2 * std::sqrt(ms * ms + mc * mc)};
   }
 
-  // Interior primitive fields on the host, x fastest: rho, vx, vy, vz, p.
-  std::vector<std::vector<Real>> fields() const {
+  // Primitive fields of this block's cells on the host, x fastest: rho, vx, vy, vz, p.
+  std::vector<HostField<Real>> fields() const {
     auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), w_);
-    std::vector<std::vector<Real>> out(5);
+    std::vector<HostField<Real>> out{{"rho", {}}, {"vx", {}}, {"vy", {}}, {"vz", {}}, {"p", {}}};
     const int vars[5] = {IDN, IVX, IVY, IVZ, IPR};
     for (int k = 0; k < 5; ++k) {
-      out[k].reserve(p_.nx * p_.ny);
-      for (long j = ghost; j < p_.ny + ghost; ++j)
-        for (long i = ghost; i < p_.nx + ghost; ++i) out[k].push_back(host(vars[k], j, i));
+      out[k].values.reserve(grid_.owned_count());
+      for (long j = grid_.begin(1); j < grid_.end(1); ++j)
+        for (long i = grid_.begin(0); i < grid_.end(0); ++i) out[k].values.push_back(host(vars[k], j, i));
     }
     return out;
   }
 
-  // Conserved state on the host, for bit-for-bit comparisons.
+  // Conserved state of this block's cells on the host, for bit-for-bit comparisons.
   std::vector<Real> conserved() const {
     auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), u_);
-    return std::vector<Real>(host.data(), host.data() + host.size());
+    std::vector<Real> out;
+    out.reserve(NCONS * grid_.owned_count());
+    for (int v = 0; v < NCONS; ++v)
+      for (long j = grid_.begin(1); j < grid_.end(1); ++j)
+        for (long i = grid_.begin(0); i < grid_.end(0); ++i) out.push_back(host(v, j, i));
+    return out;
   }
 
   void release() {
     u_ = u_stage_ = w_ = fx_ = fy_ = Array3<Real>();
     dx_ = dy_ = Array1<Real>();
+    halo_.release();
   }
 
   long step() const { return step_; }
   double time() const { return time_; }
   const GridBlock& grid() const { return grid_; }
-  long cells() const { return p_.nx * p_.ny; }
+  const Decomposition& decomposition() const { return dec_; }
+  const HaloExchange<Real>& halo() const { return halo_; }
+  // Cells of this block, updated once per step.
+  long updates_per_step() const { return grid_.owned_count(); }
 
  private:
   Range2D<Kokkos::Iterate::Right> interior() const {
-    return range_2d<Kokkos::Iterate::Right>(ghost, ghost + p_.ny, ghost, ghost + p_.nx);
+    return range_2d<Kokkos::Iterate::Right>(grid_.begin(1), grid_.end(1), grid_.begin(0), grid_.end(0));
+  }
+
+  // The faces of the box as the case gives them; reflecting walls negate the
+  // normal velocity.
+  FaceBoundaries<Real> faces() const {
+    FaceBoundaries<Real> f;
+    f.kind[0] = {p_.boundary[0], p_.boundary[1]};
+    f.kind[1] = {p_.boundary[2], p_.boundary[3]};
+    f.normal_component = {IVX, IVY, -1};
+    return f;
   }
 
   void primitives_and_ghosts(const Array3<Real>& u) {
-    for_each_2d<Kokkos::Iterate::Right>("euler2d::primitives", ghost, ghost + int(p_.ny), ghost, ghost + int(p_.nx), 1,
+    for_each_2d<Kokkos::Iterate::Right>("euler2d::primitives", int(grid_.begin(1)), int(grid_.end(1)),
+                                        int(grid_.begin(0)), int(grid_.end(0)), 1,
                                         ComputePrimitives<Real>{u, w_, Real(p_.gamma)});
-    Kokkos::parallel_for("euler2d::ghosts_x",
-                         Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2>>({ghost, 0}, {ghost + int(p_.ny), 4}),
-                         GhostCells<Real>{w_, 0, int(p_.nx), p_.boundary[0], p_.boundary[1]});
-    Kokkos::parallel_for("euler2d::ghosts_y",
-                         Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2>>({0, 0}, {int(p_.nx) + 2 * ghost, 4}),
-                         GhostCells<Real>{w_, 1, int(p_.ny), p_.boundary[2], p_.boundary[3]});
+    halo_.fill(PlaneComponents<Array3<Real>>{w_});
   }
 
   // One forward-Euler stage from the primitives of u_in (already in w_):
   // u_out = a*u_base + b*(u_in + dt*L(u_in)); then the new primitives.
   void stage(const Array3<Real>& u_base, const Array3<Real>& u_in, const Array3<Real>& u_out, Real a, Real b, Real dt) {
-    const int nx = int(p_.nx), ny = int(p_.ny);
+    const int i0 = int(grid_.begin(0)), i1 = int(grid_.end(0)), j0 = int(grid_.begin(1)), j1 = int(grid_.end(1));
     // Index order (j, i) with i contiguous: the sweeps run along i.
     with_face_scheme(p_, [&](auto scheme) {
       using Scheme = decltype(scheme);
-      for_each_2d<Kokkos::Iterate::Right>("euler2d::fluxes_x", ghost, ghost + ny, ghost, ghost + nx + 1, 1,
+      for_each_2d<Kokkos::Iterate::Right>("euler2d::fluxes_x", j0, j1, i0, i1 + 1, 1,
                                           FaceFluxes<Real, 0, Scheme>{w_, fx_, Real(p_.gamma)});
-      for_each_2d<Kokkos::Iterate::Right>("euler2d::fluxes_y", ghost, ghost + ny + 1, ghost, ghost + nx, 1,
+      for_each_2d<Kokkos::Iterate::Right>("euler2d::fluxes_y", j0, j1 + 1, i0, i1, 1,
                                           FaceFluxes<Real, 1, Scheme>{w_, fy_, Real(p_.gamma)});
     });
     if (a == Real(0) && b == Real(1))
-      for_each_2d<Kokkos::Iterate::Right>("euler2d::update", ghost, ghost + ny, ghost, ghost + nx, 1,
+      for_each_2d<Kokkos::Iterate::Right>("euler2d::update", j0, j1, i0, i1, 1,
                                           Update<Real, false>{u_base, u_in, u_out, fx_, fy_, dx_, dy_, a, b, dt});
     else
-      for_each_2d<Kokkos::Iterate::Right>("euler2d::update", ghost, ghost + ny, ghost, ghost + nx, 1,
+      for_each_2d<Kokkos::Iterate::Right>("euler2d::update", j0, j1, i0, i1, 1,
                                           Update<Real, true>{u_base, u_in, u_out, fx_, fy_, dx_, dy_, a, b, dt});
     primitives_and_ghosts(u_out);
   }
 
   Params p_;
+  Decomposition dec_;
   GridBlock grid_;
   Array3<Real> u_, u_stage_, w_, fx_, fy_;
   Array1<Real> dx_, dy_;
+  HaloExchange<Real> halo_;
   long step_ = 0;
   double time_ = 0;
 };

@@ -101,6 +101,7 @@ std::vector<KeySpec> keys() {
       {"state.diaphragm", KeyType::real, "0.5", "diaphragm position as a fraction of the tube", {}, 0, 1},
   };
   for (auto& o : output_keys()) k.push_back(o);
+  for (auto& o : parallel_keys(1)) k.push_back(o);
   return k;
 }
 
@@ -117,7 +118,9 @@ Params params(const Config& c) {
   const std::string& v = c.get_string("sod.viscosity");
   p.viscosity = v == "none" ? Viscosity::none : v == "constant" ? Viscosity::constant : Viscosity::sutherland;
   const std::string& b = c.get_string("sod.boundary");
-  p.boundary = b == "outflow" ? Boundary::outflow : b == "reflecting" ? Boundary::reflecting : Boundary::frozen;
+  p.boundary = b == "outflow"      ? BoundaryKind::outflow
+               : b == "reflecting" ? BoundaryKind::reflecting
+                                   : BoundaryKind::fixed;
   p.reconstruct = c.get_string("sod.reconstruction") == "plm";
   const std::string& l = c.get_string("sod.limiter");
   p.limiter = l == "minmod" ? gas::Limiter::minmod : l == "mc" ? gas::Limiter::mc : gas::Limiter::vanleer;

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "core/config.hpp"
+#include "core/decomposition.hpp"
 #include "physics/gas/exact_riemann.hpp"
 #include "physics/gas/limiters.hpp"
 #include "physics/sod/keep_flux.hpp"
@@ -15,7 +16,6 @@ namespace cfd::sod {
 enum class Scheme { keep, hllc };
 enum class StateLayout { aos, soa };  // aos: (rho, m, E) of a node together
 enum class Kernels { split, fused };
-enum class Boundary { frozen, outflow, reflecting };
 enum class Units { physical, sod };
 
 struct Params {
@@ -28,7 +28,7 @@ struct Params {
   Kernels kernels = Kernels::split;
   bool fp32 = false;
   Viscosity viscosity = Viscosity::sutherland;
-  Boundary boundary = Boundary::frozen;
+  BoundaryKind boundary = BoundaryKind::fixed;  // fixed: the initial states, frozen
   gas::Limiter limiter = gas::Limiter::vanleer;
   bool reconstruct = true;  // plm (true) or piecewise constant (first-order Godunov)
   bool rk2 = true;          // SSP-RK2 (true) or forward Euler

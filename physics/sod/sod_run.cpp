@@ -1,7 +1,7 @@
 #include "physics/sod/sod_run.hpp"
 
+#include "core/driver.hpp"
 #include "core/snapshot.hpp"
-#include "core/timing.hpp"
 #include "physics/sod/sod_solver.hpp"
 
 #include <cmath>
@@ -35,96 +35,51 @@ void write_text(const std::string& path, const Params& p, const Profiles& prof) 
 
 template <class Real, class Layout>
 int run_case(const Config& config, const Params& p, const RunContext& context) {
-  const OutputSettings out = open_output(config, context.case_name);
+  const Decomposition dec = decompose_case(config, make_grid(p), periodic(p));
+  const OutputSettings out = open_output(config, context.case_name, dec.comm);
+  const bool talk = !context.quiet && dec.comm.is_root();
   const RunInfo info{"sod", p.fp32 ? "fp32" : "fp64", name(p.layout), ExecSpace::name(), config.resolved_yaml()};
-  if (!context.quiet)
+  const std::string ranks = describe_ranks(dec);
+  if (talk)
     std::printf(
-        "cfdrun sod: %ld %s, scheme %s, layout %s, kernels %s, %s, on %s; Lx = %.6g m, a = %.6g m/s\noutput: %s\n",
+        "cfdrun sod: %ld %s, scheme %s, layout %s, kernels %s, %s, on %s; Lx = %.6g m, a = %.6g m/s\n%soutput: %s\n",
         p.nx, p.scheme == Scheme::keep ? "nodes" : "cells", name(p.scheme), name(p.layout), name(p.kernels),
-        info.precision.c_str(), ExecSpace::name(), p.length(), p.a(), out.dir.c_str());
+        info.precision.c_str(), ExecSpace::name(), p.length(), p.a(), ranks.c_str(), out.dir.c_str());
 
-  SolveTimings timings;
-  Stopwatch total;
-  Solver<Real, Layout> solver(p);
-  SnapshotSeries series(out.dir, "sod", solver.grid(), info);
-  const bool sod_units = p.units == Units::sod;
-  const double time_unit = sod_units ? 1.0 : p.length() / p.a();
-  // Writes the profiles; a non-physical state is written first, for
-  // diagnosis, and then stops the run.
-  auto snapshot = [&](const Profiles& prof, const Attributes& extra) {
-    series.write<double>(solver.step(), solver.time() * time_unit,
-                         {{"rho", prof.rho}, {"u", prof.u}, {"p", prof.p}, {"T", prof.T}}, extra);
-    for (size_t k = 0; k < prof.rho.size(); ++k)
-      if (!std::isfinite(prof.rho[k]) || !std::isfinite(prof.p[k]) || !(prof.rho[k] > 0) || !(prof.p[k] > 0))
-        throw std::runtime_error("non-physical state (density " + std::to_string(prof.rho[k]) + ", pressure " +
-                                 std::to_string(prof.p[k]) + ") at step " + std::to_string(solver.step()) + ", node " +
-                                 std::to_string(k + 1) + "; the last state is in " + out.dir);
+  Solver<Real, Layout> solver(p, dec);
+  SnapshotSeries series(out.dir, "sod", dec, info);
+  TimeLoop loop;
+  loop.steps = p.steps;
+  loop.end_time = p.end_time;
+  loop.output_every = out.every;
+  // The central KEEP scheme can blow up without viscosity; stop at the
+  // first sign instead of running on in NaNs.
+  loop.check_every = 100;
+  loop.time_unit = p.units == Units::sod ? 1.0 : p.length() / p.a();
+  loop.progress_seconds = out.progress_seconds;
+  loop.quiet = context.quiet;
+
+  std::pair<double, double> start{0, 0}, end{0, 0};
+  LoopHooks hooks;
+  hooks.started = [&] { start = solver.interior_totals(); };
+  hooks.closing = [&]() -> Attributes {
+    end = solver.interior_totals();
+    if (p.text_output) {
+      Profiles prof = solver.profiles();
+      prof.rho = series.gather(prof.rho), prof.u = series.gather(prof.u), prof.p = series.gather(prof.p);
+      if (dec.comm.is_root()) write_text(out.dir + "/sod_final.txt", p, prof);
+    }
+    return {{"interior_mass_change", (end.first - start.first) / start.first},
+            {"interior_energy_change", (end.second - start.second) / start.second}};
   };
+  const SolveTimings timings = run_time_loop(solver, loop, series, dec.comm, hooks);
 
-  Stopwatch phase;
-  solver.set_initial_state();
-  Kokkos::fence();
-  timings.h2d_s = phase.seconds();
-  const auto [mass0, energy0] = solver.interior_totals();
-  {
-    Stopwatch io;
-    snapshot(solver.profiles(), {});
-    timings.output_s += io.seconds();
-  }
-
-  const long planned = p.steps > 0 ? p.steps : static_cast<long>(std::ceil(p.end_time / solver.stable_dt()));
-  Progress progress(context.quiet, out.progress_seconds, planned, solver.updates_per_step(),
-                    p.steps > 0 ? 0.0 : p.end_time);
-  double loop_output_s = 0;
-  phase.restart();
-  while (true) {
-    if (p.steps > 0 && solver.step() >= p.steps) break;
-    double dt = solver.stable_dt();
-    if (p.steps == 0) {
-      const double left = p.end_time - solver.time();
-      if (left <= 1e-12 * p.end_time) break;
-      if (dt > left) dt = left;
-    }
-    if (!std::isfinite(dt) || !(dt > 0)) {
-      snapshot(solver.profiles(), {});
-      throw std::runtime_error("the time step became " + std::to_string(dt) + " at step " +
-                               std::to_string(solver.step()) + " (a NaN or a non-physical state)");
-    }
-    solver.advance(dt);
-    // The central KEEP scheme can blow up without viscosity; stop at the
-    // first sign instead of running on in NaNs.
-    if (solver.step() % 100 == 0) {
-      const auto [m, e] = solver.interior_totals();
-      if (!std::isfinite(m) || !std::isfinite(e)) snapshot(solver.profiles(), {});
-    }
-    progress.update(solver.step(), solver.time() * time_unit, dt * time_unit);
-    if (out.every > 0 && solver.step() % out.every == 0 && !(p.steps > 0 && solver.step() == p.steps)) {
-      Kokkos::fence();
-      Stopwatch io;
-      snapshot(solver.profiles(), {});
-      loop_output_s += io.seconds();
-    }
-  }
-  Kokkos::fence();
-  timings.loop_s = phase.seconds() - loop_output_s;
-  timings.output_s += loop_output_s;
-  timings.cell_updates = solver.updates_per_step() * solver.step();
-  const auto [mass1, energy1] = solver.interior_totals();
-
-  Attributes extra;
-  extra.push_back({"interior_mass_change", (mass1 - mass0) / mass0});
-  extra.push_back({"interior_energy_change", (energy1 - energy0) / energy0});
-  const Profiles final_profiles = read_back_and_release(solver, timings, total, [&] { return solver.profiles(); });
-  for (const auto& a : timings.attributes()) extra.push_back(a);
-  snapshot(final_profiles, extra);
-  if (p.text_output) write_text(out.dir + "/sod_final.txt", p, final_profiles);
-
-  if (!context.quiet)
+  if (talk)
     std::printf(
         "done: step %ld, t = %.15g (Sod units)\ninterior mass change %.3e, energy change %.3e (relative)\n%s\nwrote "
         "%s\n",
-        solver.step(), solver.time(), (mass1 - mass0) / mass0, (energy1 - energy0) / energy0, timings.summary().c_str(),
-        series.xdmf_path().c_str());
+        solver.step(), solver.time(), (end.first - start.first) / start.first,
+        (end.second - start.second) / start.second, timings.summary().c_str(), series.xdmf_path().c_str());
   return 0;
 }
 

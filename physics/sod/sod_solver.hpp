@@ -4,14 +4,19 @@
 // parameters; AoS is View<Real*[3], LayoutRight>, SoA View<Real*[3], LayoutLeft>.
 #pragma once
 
+#include "core/decomposition.hpp"
 #include "core/grid.hpp"
+#include "core/halo.hpp"
 #include "core/parallel.hpp"
+#include "core/snapshot.hpp"
 #include "physics/gas/ideal_gas.hpp"
 #include "physics/gas/riemann_solvers.hpp"
 #include "physics/sod/keep_flux.hpp"
 #include "physics/sod/sod_params.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <string>
 #include <vector>
 
 namespace cfd::sod {
@@ -71,12 +76,12 @@ struct KeepFusedStep {
   State<Real, Layout> q_old, q_new;
   KeepGas<Real> gas;
   Real dx, ratio;
-  int last, strip;  // last updated node, nodes per strip
+  int first, last, strip;  // first and last updated node, nodes per strip
   KOKKOS_INLINE_FUNCTION NodeState<Real> node(int j) const {
     return node_state(q_old(j, IDN), q_old(j, IMX), q_old(j, IEN), gas);
   }
   KOKKOS_INLINE_FUNCTION void operator()(const int s) const {
-    const int j0 = 1 + s * strip, j1 = j0 + strip - 1 < last ? j0 + strip - 1 : last;
+    const int j0 = first + s * strip, j1 = j0 + strip - 1 < last ? j0 + strip - 1 : last;
     NodeState<Real> b = node(j0);
     KeepFlux<Real> l = keep_flux(node(j0 - 1), b, dx, gas);
     for (int j = j0; j <= j1; ++j) {
@@ -92,15 +97,14 @@ struct KeepFusedStep {
 };
 
 // End nodes of the KEEP scheme for outflow (copy the neighbour) or a wall
-// (neighbour's density and internal energy, no velocity). Frozen ends are
-// never written.
+// (neighbour's density and internal energy, no velocity), on the ranks that
+// hold them. Frozen ends are never written.
 template <class Real, class Layout>
-struct KeepEnds {
+struct KeepEnd {
   State<Real, Layout> q;
-  int last;
+  int end, inner;  // local indices of the end node and its neighbour
   bool wall;
-  KOKKOS_INLINE_FUNCTION void operator()(const int side) const {
-    const int end = side == 0 ? 0 : last, inner = side == 0 ? 1 : last - 1;
+  KOKKOS_INLINE_FUNCTION void operator()(const int) const {
     q(end, IDN) = q(inner, IDN);
     if (wall) {
       q(end, IMX) = Real(0);
@@ -118,29 +122,6 @@ template <class Real, class Layout>
 KOKKOS_INLINE_FUNCTION gas::Primitive<Real> cell_primitive(const State<Real, Layout>& q, int i, Real gamma) {
   return gas::to_primitive(gas::Conserved<Real>{q(i, IDN), q(i, IMX), Real(0), Real(0), q(i, IEN)}, gamma);
 }
-
-template <class Real, class Layout>
-struct GhostCells {
-  State<Real, Layout> q;
-  int n;  // interior cells
-  Boundary boundary;
-  gas::Conserved<Real> left, right;                            // frozen states
-  KOKKOS_INLINE_FUNCTION void operator()(const int k) const {  // k = 0,1 left; 2,3 right
-    const bool lo = k < 2;
-    const int layer = lo ? k : k - 2;                   // 0: next to the interior
-    const int ghost = lo ? 1 - layer : n + 2 + layer;   // storage index
-    const int mirror = lo ? 2 + layer : n + 1 - layer;  // interior cell it reflects
-    const int edge = lo ? 2 : n + 1;
-    if (boundary == Boundary::frozen) {
-      const gas::Conserved<Real>& s = lo ? left : right;
-      q(ghost, IDN) = s.rho, q(ghost, IMX) = s.mx, q(ghost, IEN) = s.energy;
-    } else if (boundary == Boundary::outflow) {
-      q(ghost, IDN) = q(edge, IDN), q(ghost, IMX) = q(edge, IMX), q(ghost, IEN) = q(edge, IEN);
-    } else {
-      q(ghost, IDN) = q(mirror, IDN), q(ghost, IMX) = -q(mirror, IMX), q(ghost, IEN) = q(mirror, IEN);
-    }
-  }
-};
 
 template <class Real, class Layout>
 struct FaceFluxes {
@@ -196,55 +177,71 @@ struct Profiles {
   std::vector<double> x, rho, u, p, T;
 };
 
+// The global tube: nx nodes (keep) or cells (hllc) with their ghost layers:
+// one node for the KEEP stencil, two cells for PLM.
+inline GridBlock make_grid(const Params& p) {
+  const bool keep = p.scheme == Scheme::keep;
+  return GridBlock::whole(1, keep ? Centering::node : Centering::cell, {p.nx, 1, 1}, keep ? 1 : 2, {0, 0, 0},
+                          {p.units == Units::sod ? 1.0 : p.length(), 0, 0});
+}
+
+inline std::array<bool, 3> periodic(const Params&) { return {false, false, false}; }
+
 template <class Real, class Layout>
 class Solver {
  public:
-  explicit Solver(const Params& p)
+  explicit Solver(const Params& p) : Solver(p, decompose(make_grid(p), periodic(p))) {}
+  Solver(const Params& p, const Decomposition& dec)
       : p_(p),
         keep_(p.scheme == Scheme::keep),
-        ghost_(keep_ ? 0 : 2),
-        grid_(GridBlock::whole(1, keep_ ? Centering::node : Centering::cell, {p.nx, 1, 1}, ghost_, {0, 0, 0},
-                               {p.units == Units::sod ? 1.0 : p.length(), 0, 0})),
-        q_("sod::q", p.nx + 2 * ghost_),
-        q2_("sod::q_stage", keep_ && p.kernels == Kernels::split ? 0 : p.nx + 2 * ghost_),
-        w_("sod::primitives", keep_ && p.kernels == Kernels::split ? p.nx : 0),
-        f_("sod::fluxes", keep_ ? (p.kernels == Kernels::split ? p.nx - 1 : 0) : p.nx + 3) {
+        dec_(dec),
+        grid_(dec.block),
+        q_("sod::q", grid_.extent(0)),
+        q2_("sod::q_stage", keep_ && p.kernels == Kernels::split ? 0 : grid_.extent(0)),
+        w_("sod::primitives", keep_ && p.kernels == Kernels::split ? grid_.extent(0) : 0),
+        f_("sod::fluxes", keep_ ? (p.kernels == Kernels::split ? grid_.extent(0) - 1 : 0) : grid_.end(0) + 1),
+        halo_(dec, 3, faces()) {
     gas_ = KeepGas<Real>{Real(p.gamma), Real(p.R),   Real(p.gamma * p.R / (p.gamma - 1)),
                          Real(p.Pr),    Real(p.mu0), Real(p.T0),
                          Real(p.S),     p.viscosity};
     dx_ = Real(p.dx());
     fixed_dt_sod_ = keep_ ? p.cfl / (p.nx - 1) : 0.0;
+    // Local range of the nodes or cells this block updates: KEEP leaves the
+    // two end nodes of the tube to the boundary condition.
+    const long first = grid_.offset[0] - grid_.begin(0);  // global index of local 0
+    update_begin_ = keep_ ? std::max(grid_.begin(0), 1 - first) : grid_.begin(0);
+    update_end_ = keep_ ? std::min(grid_.end(0), p.nx - 1 - first) : grid_.end(0);
   }
 
   void set_initial_state() {
     auto host = Kokkos::create_mirror_view(q_);
+    Kokkos::deep_copy(host, Real(0));
     const double pref = p_.p_ref(), a = p_.a();
-    for (long k = 0; k < p_.nx; ++k) {
+    for (long j = grid_.begin(0); j < grid_.end(0); ++j) {
+      const long k = grid_.global_index(0, j);
       // Node k (keep) or cell centre k (hllc), as a fraction of the tube.
       const double x = keep_ ? static_cast<double>(k) / (p_.nx - 1) : (k + 0.5) / p_.nx;
       const gas::Conserved<double> s = dimensional(x < p_.diaphragm ? p_.left : p_.right, pref, a);
-      host(k + ghost_, IDN) = Real(s.rho);
-      host(k + ghost_, IMX) = Real(s.mx);
-      host(k + ghost_, IEN) = Real(s.energy);
+      host(j, IDN) = Real(s.rho);
+      host(j, IMX) = Real(s.mx);
+      host(j, IEN) = Real(s.energy);
     }
     Kokkos::deep_copy(q_, host);
+    halo_.fill(Ghosts{q_});
     if (q2_.extent(0) > 0) Kokkos::deep_copy(q2_, q_);
-    const gas::Conserved<double> l = dimensional(p_.left, pref, a), r = dimensional(p_.right, pref, a);
-    frozen_left_ = {Real(l.rho), Real(l.mx), Real(0), Real(0), Real(l.energy)};
-    frozen_right_ = {Real(r.rho), Real(r.mx), Real(0), Real(0), Real(r.energy)};
     step_ = 0;
     full_steps_ = 0;
     partial_time_ = 0;
-    if (!keep_) fill_ghosts(q_);
   }
 
-  // The step size the scheme allows now, in Sod units (Lx/a).
+  // The step size the scheme allows now on every rank, in Sod units (Lx/a).
   double stable_dt() const {
     if (keep_) return fixed_dt_sod_;
     Real speed = 0;
-    Kokkos::parallel_reduce("sod::max_signal_speed", Kokkos::RangePolicy<ExecSpace>(2, p_.nx + 2),
+    Kokkos::parallel_reduce("sod::max_signal_speed", Kokkos::RangePolicy<ExecSpace>(grid_.begin(0), grid_.end(0)),
                             MaxSignalSpeed<Real, Layout>{q_, Real(p_.gamma)}, Kokkos::Max<Real>(speed));
-    return p_.cfl * p_.dx() / static_cast<double>(speed) * p_.a() / p_.length();
+    const double global = dec_.comm.max(static_cast<double>(speed));
+    return p_.cfl * p_.dx() / global * p_.a() / p_.length();
   }
 
   // One step of `dt` Sod units.
@@ -266,34 +263,68 @@ class Solver {
   double time() const { return full_steps_ * fixed_dt_sod_ + partial_time_; }
   long step() const { return step_; }
   const GridBlock& grid() const { return grid_; }
-  long updates_per_step() const { return keep_ ? p_.nx - 2 : p_.nx; }
+  const Decomposition& decomposition() const { return dec_; }
+  // Nodes or cells this block updates per step.
+  long updates_per_step() const { return std::max(0L, update_end_ - update_begin_); }
 
-  // Sum of rho and E over the interior nodes (keep: 2..nx-1) or cells, physical units.
+  // Sum of rho and E over the interior nodes (keep: 2..nx-1) or cells of all
+  // ranks, physical units.
   std::pair<double, double> interior_totals() const {
-    const int b = keep_ ? 1 : 2, e = keep_ ? p_.nx - 1 : p_.nx + 2;
-    double mass = 0, energy = 0;
+    double totals[2] = {0, 0};
     auto q = q_;
     Kokkos::parallel_reduce(
-        "sod::interior_totals", Kokkos::RangePolicy<ExecSpace>(b, e),
+        "sod::interior_totals", Kokkos::RangePolicy<ExecSpace>(update_begin_, update_end_),
         KOKKOS_LAMBDA(const int j, double& m, double& en) {
           m += q(j, IDN);
           en += q(j, IEN);
         },
-        mass, energy);
-    return {mass, energy};
+        totals[0], totals[1]);
+    dec_.comm.sum(totals, 2);
+    return {totals[0], totals[1]};
   }
 
+  // The first node or cell of the tube (1-based) whose density or pressure
+  // is not positive, with both values in the output's units; "" if none.
+  std::string fault() const {
+    auto q = q_;
+    const long first = grid_.offset[0] - grid_.begin(0);
+    const Real gm1 = Real(p_.gamma - 1);
+    long bad = Kokkos::reduction_identity<long>::min();
+    Kokkos::parallel_reduce(
+        "sod::find_non_physical", Kokkos::RangePolicy<ExecSpace>(grid_.begin(0), grid_.end(0)),
+        KOKKOS_LAMBDA(const int j, long& k) {
+          const Real rho = q(j, IDN), p = gm1 * (q(j, IEN) - Real(0.5) * q(j, IMX) * q(j, IMX) / rho);
+          if (!(rho > Real(0)) || !(p > Real(0))) k = first + j < k ? first + j : k;
+        },
+        Kokkos::Min<long>(bad));
+    bad = dec_.comm.min(bad);
+    if (bad == Kokkos::reduction_identity<long>::min()) return "";
+    // The rank that holds the node reads its values; the others add zeros.
+    double values[2] = {0, 0};
+    const long local = bad - first;
+    if (local >= grid_.begin(0) && local < grid_.end(0)) {
+      auto node = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), Kokkos::subview(q_, local, Kokkos::ALL));
+      const double rho = node(IDN), p = (p_.gamma - 1) * (node(IEN) - 0.5 * node(IMX) * node(IMX) / rho);
+      const bool sod = p_.units == Units::sod;
+      values[0] = sod ? rho / p_.rho_ref : rho;
+      values[1] = sod ? p / p_.p_ref() : p;
+    }
+    dec_.comm.sum(values, 2);
+    return "non-physical state (density " + std::to_string(values[0]) + ", pressure " + std::to_string(values[1]) +
+           ") at step " + std::to_string(step_) + ", node " + std::to_string(bad + 1);
+  }
+
+  // Profiles of this block on the host, in the units asked for.
   Profiles profiles() const {
     auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), q_);
     Profiles out;
     const bool sod = p_.units == Units::sod;
     const double a = p_.a(), pref = p_.p_ref();
-    for (long k = 0; k < p_.nx; ++k) {
-      const long j = k + ghost_;
+    for (long j = grid_.begin(0); j < grid_.end(0); ++j) {
       const double rho = host(j, IDN), u = host(j, IMX) / rho;
       const double pr = (p_.gamma - 1) * (host(j, IEN) - 0.5 * rho * u * u);
       const double T = pr / (rho * p_.R);
-      out.x.push_back(grid_.coordinate(0, k));
+      out.x.push_back(grid_.coordinate(0, grid_.global_index(0, j)));
       out.rho.push_back(sod ? rho / p_.rho_ref : rho);
       out.u.push_back(sod ? u / a : u);
       out.p.push_back(sod ? pr / pref : pr);
@@ -302,12 +333,17 @@ class Solver {
     return out;
   }
 
-  // Conserved state on the host, (nx) x 3, for bit-for-bit comparisons.
+  std::vector<HostField<double>> fields() const {
+    Profiles f = profiles();
+    return {{"rho", std::move(f.rho)}, {"u", std::move(f.u)}, {"p", std::move(f.p)}, {"T", std::move(f.T)}};
+  }
+
+  // Conserved state of this block on the host, (n) x 3, for bit-for-bit comparisons.
   std::vector<Real> conserved() const {
     auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), q_);
     std::vector<Real> out;
-    for (long k = 0; k < p_.nx; ++k)
-      for (int c = 0; c < 3; ++c) out.push_back(host(k + ghost_, c));
+    for (long j = grid_.begin(0); j < grid_.end(0); ++j)
+      for (int c = 0; c < 3; ++c) out.push_back(host(j, c));
     return out;
   }
 
@@ -316,9 +352,29 @@ class Solver {
     q2_ = State<Real, Layout>();
     w_ = NodeFields<Real, Layout>();
     f_ = NodeFields<Real, Layout>();
+    halo_.release();
   }
 
  private:
+  using Ghosts = LineComponents<State<Real, Layout>>;
+
+  // The ends of the tube: ghost cells of the hllc scheme (frozen states,
+  // outflow or a wall); the KEEP scheme holds them on its end nodes instead.
+  FaceBoundaries<Real> faces() const {
+    FaceBoundaries<Real> f;
+    if (keep_) return f;
+    f.kind[0] = {p_.boundary, p_.boundary};
+    f.normal_component[0] = IMX;
+    const double pref = p_.p_ref(), a = p_.a();
+    const gas::Conserved<double> ends[2] = {dimensional(p_.left, pref, a), dimensional(p_.right, pref, a)};
+    for (int side = 0; side < 2; ++side) {
+      f.fixed[0][side][IDN] = Real(ends[side].rho);
+      f.fixed[0][side][IMX] = Real(ends[side].mx);
+      f.fixed[0][side][IEN] = Real(ends[side].energy);
+    }
+    return f;
+  }
+
   // A state in Sod units as dimensional conserved variables.
   gas::Conserved<double> dimensional(const gas::RiemannState& s, double pref, double a) const {
     const double rho = s.rho * p_.rho_ref, u = s.u * a, pr = s.p * pref;
@@ -326,62 +382,67 @@ class Solver {
   }
 
   void keep_step(Real ratio) {
-    const int n = static_cast<int>(p_.nx);
+    halo_.fill(Ghosts{q_});
+    const int b = static_cast<int>(update_begin_), e = static_cast<int>(update_end_);
     if (p_.kernels == Kernels::split) {
-      Kokkos::parallel_for("sod::keep_primitives", Kokkos::RangePolicy<ExecSpace>(0, n),
+      // Primitives of every node a flux needs: the block and the ghosts next to a neighbour.
+      const int lo = static_cast<int>(grid_.begin(0)) - (dec_.has_neighbour(0, 0) ? 1 : 0);
+      const int hi = static_cast<int>(grid_.end(0)) + (dec_.has_neighbour(0, 1) ? 1 : 0);
+      Kokkos::parallel_for("sod::keep_primitives", Kokkos::RangePolicy<ExecSpace>(lo, hi),
                            KeepPrimitives<Real, Layout>{q_, w_, gas_});
-      Kokkos::parallel_for("sod::keep_fluxes", Kokkos::RangePolicy<ExecSpace>(0, n - 1),
+      Kokkos::parallel_for("sod::keep_fluxes", Kokkos::RangePolicy<ExecSpace>(lo, hi - 1),
                            KeepFluxes<Real, Layout>{w_, f_, gas_, dx_});
-      Kokkos::parallel_for("sod::keep_update", Kokkos::RangePolicy<ExecSpace>(1, n - 1),
+      Kokkos::parallel_for("sod::keep_update", Kokkos::RangePolicy<ExecSpace>(b, e),
                            KeepUpdate<Real, Layout>{q_, f_, ratio});
-    } else {
+    } else if (e > b) {
       const int strip = std::is_same_v<ExecSpace, Kokkos::DefaultHostExecutionSpace> ? 512 : 1;
-      const int strips = (n - 2 + strip - 1) / strip;
+      const int strips = (e - b + strip - 1) / strip;
       Kokkos::parallel_for("sod::keep_step_fused", Kokkos::RangePolicy<ExecSpace>(0, strips),
-                           KeepFusedStep<Real, Layout>{q_, q2_, gas_, dx_, ratio, n - 2, strip});
+                           KeepFusedStep<Real, Layout>{q_, q2_, gas_, dx_, ratio, b, e - 1, strip});
       std::swap(q_, q2_);
     }
-    if (p_.boundary != Boundary::frozen)
-      Kokkos::parallel_for("sod::keep_ends", Kokkos::RangePolicy<ExecSpace>(0, 2),
-                           KeepEnds<Real, Layout>{q_, n - 1, p_.boundary == Boundary::reflecting});
-  }
-
-  void fill_ghosts(const State<Real, Layout>& q) {
-    Kokkos::parallel_for(
-        "sod::ghost_cells", Kokkos::RangePolicy<ExecSpace>(0, 4),
-        GhostCells<Real, Layout>{q, static_cast<int>(p_.nx), p_.boundary, frozen_left_, frozen_right_});
+    if (p_.boundary == BoundaryKind::fixed) return;
+    const bool wall = p_.boundary == BoundaryKind::reflecting;
+    const int first = static_cast<int>(grid_.begin(0)), last = static_cast<int>(grid_.end(0)) - 1;
+    if (dec_.at_global_edge(0, 0))
+      Kokkos::parallel_for("sod::keep_end_low", Kokkos::RangePolicy<ExecSpace>(0, 1),
+                           KeepEnd<Real, Layout>{q_, first, first + 1, wall});
+    if (dec_.at_global_edge(0, 1))
+      Kokkos::parallel_for("sod::keep_end_high", Kokkos::RangePolicy<ExecSpace>(0, 1),
+                           KeepEnd<Real, Layout>{q_, last, last - 1, wall});
   }
 
   void fluxes(const State<Real, Layout>& q) {
-    Kokkos::parallel_for("sod::hllc_fluxes", Kokkos::RangePolicy<ExecSpace>(2, p_.nx + 3),
+    Kokkos::parallel_for("sod::hllc_fluxes", Kokkos::RangePolicy<ExecSpace>(grid_.begin(0), grid_.end(0) + 1),
                          FaceFluxes<Real, Layout>{q, f_, Real(p_.gamma), p_.reconstruct, p_.limiter});
   }
 
   void fv_step(Real ratio) {
-    const Kokkos::RangePolicy<ExecSpace> cells(2, p_.nx + 2);
+    const Kokkos::RangePolicy<ExecSpace> cells(grid_.begin(0), grid_.end(0));
     fluxes(q_);
     if (!p_.rk2) {
       Kokkos::parallel_for("sod::rk_update", cells, RkUpdate<Real, Layout>{q_, q_, q2_, f_, Real(0), Real(1), ratio});
       std::swap(q_, q2_);
-      fill_ghosts(q_);
+      halo_.fill(Ghosts{q_});
       return;
     }
     Kokkos::parallel_for("sod::rk_update", cells, RkUpdate<Real, Layout>{q_, q_, q2_, f_, Real(0), Real(1), ratio});
-    fill_ghosts(q2_);
+    halo_.fill(Ghosts{q2_});
     fluxes(q2_);
     Kokkos::parallel_for("sod::rk_update", cells, RkUpdate<Real, Layout>{q_, q2_, q_, f_, Real(0.5), Real(0.5), ratio});
-    fill_ghosts(q_);
+    halo_.fill(Ghosts{q_});
   }
 
   Params p_;
   bool keep_;
-  int ghost_;
+  Decomposition dec_;
   GridBlock grid_;
   State<Real, Layout> q_, q2_;
   NodeFields<Real, Layout> w_, f_;
+  HaloExchange<Real> halo_;
   KeepGas<Real> gas_{};
   Real dx_{};
-  gas::Conserved<Real> frozen_left_{}, frozen_right_{};
+  long update_begin_ = 0, update_end_ = 0;
   double fixed_dt_sod_ = 0;
   long step_ = 0, full_steps_ = 0;
   double partial_time_ = 0;

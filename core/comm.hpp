@@ -1,0 +1,93 @@
+// The processes of a run and what they say to each other: MPI when cfdrun is
+// built with it (CFDRUN_HAVE_MPI), otherwise one process. Everything else in
+// cfdrun talks to MPI through this header, so a build without MPI is the
+// same code with one rank.
+#pragma once
+
+#include <array>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#ifdef CFDRUN_HAVE_MPI
+#include <mpi.h>
+#endif
+
+namespace cfd {
+
+// Initialises MPI for the lifetime of the object (before Kokkos, so that
+// Kokkos can pick a GPU by local rank) and finalises it after.
+class MpiSession {
+ public:
+  MpiSession(int& argc, char**& argv);
+  ~MpiSession();
+  MpiSession(const MpiSession&) = delete;
+  MpiSession& operator=(const MpiSession&) = delete;
+};
+
+// A communicator: MPI_COMM_WORLD, a Cartesian one, or the single process of
+// a build without MPI. Copies share the communicator; none is freed.
+class Comm {
+ public:
+  static Comm world();
+  int rank() const { return rank_; }
+  int size() const { return size_; }
+  bool is_root() const { return rank_ == 0; }
+
+  double min(double value) const;
+  double max(double value) const;
+  long min(long value) const;
+  // Element-wise sums over ranks, in place.
+  void sum(double* values, int count) const;
+  double sum(double value) const {
+    sum(&value, 1);
+    return value;
+  }
+  long sum(long value) const;
+  void barrier() const;
+  // Ends every rank of the run with `status` (MPI_Abort); returns only
+  // without MPI.
+  void abort(int status) const;
+  // Whether any rank passes true.
+  bool any(bool flag) const;
+  // Rank 0's string on every rank.
+  std::string broadcast(const std::string& value) const;
+
+  // Gathers each rank's values to rank 0, in rank order (empty elsewhere).
+  template <class T>
+  std::vector<T> gather(const std::vector<T>& values) const;
+
+  // Whether the MPI library takes CUDA device pointers (asked at run time;
+  // false without MPI). Host builds hand their buffers over either way.
+  static bool device_aware();
+
+#ifdef CFDRUN_HAVE_MPI
+  explicit Comm(MPI_Comm comm);
+  MPI_Comm handle() const { return comm_; }
+
+ private:
+  MPI_Comm comm_ = MPI_COMM_SELF;
+#else
+ private:
+#endif
+  Comm() = default;
+  int rank_ = 0, size_ = 1;
+};
+
+// Whether this build can run on several processes.
+constexpr bool mpi_enabled() {
+#ifdef CFDRUN_HAVE_MPI
+  return true;
+#else
+  return false;
+#endif
+}
+
+// A failure every rank has reached together (a non-physical state found by a
+// reduction, a bad case): rank 0 reports it and all ranks exit cleanly.
+// Any other exception on a rank of a multi-rank run aborts every rank.
+struct CollectiveError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+}  // namespace cfd

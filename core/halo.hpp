@@ -1,0 +1,251 @@
+// The ghost layers of a block: exchange with the neighbour ranks and the
+// physical boundaries of the global domain, one direction at a time, for
+// every solver. Following Idefix (src/mpi.cpp): one kernel packs both faces
+// of a direction into a device buffer, the faces travel with non-blocking
+// MPI (device pointers when the library is CUDA-aware, host mirrors
+// otherwise), one kernel unpacks them, then the physical boundaries of that
+// direction are filled. A direction's slabs span the whole extent of the
+// other direction, ghosts included, so the second direction carries the
+// corners the first one filled. A periodic direction held by one rank is a
+// copy from one side of the block to the other, without MPI.
+#pragma once
+
+#include "core/decomposition.hpp"
+#include "core/parallel.hpp"
+#include "core/timing.hpp"
+
+#include <array>
+
+namespace cfd {
+
+// How a solver's View maps (component, i, j) of its block, in local storage
+// indices, to memory. The halo code is written once against these.
+template <class View>
+struct PointField {  // v(i, j): one value per point (diffusion)
+  View v;
+  int components() const { return 1; }
+  KOKKOS_FORCEINLINE_FUNCTION typename View::reference_type operator()(int, long i, long j) const { return v(i, j); }
+};
+template <class View>
+struct LineComponents {  // v(i, c): a 1D state of several components (sod)
+  View v;
+  int components() const { return static_cast<int>(v.extent(1)); }
+  KOKKOS_FORCEINLINE_FUNCTION typename View::reference_type operator()(int c, long i, long) const { return v(i, c); }
+};
+template <class View>
+struct PlaneComponents {  // v(c, j, i): a 2D state of several components, x fastest (euler2d)
+  View v;
+  int components() const { return static_cast<int>(v.extent(0)); }
+  KOKKOS_FORCEINLINE_FUNCTION typename View::reference_type operator()(int c, long i, long j) const {
+    return v(c, j, i);
+  }
+};
+
+// The physical faces of the global domain, for fields of up to
+// max_components components.
+template <class Real>
+struct FaceBoundaries {
+  static constexpr int max_components = 8;
+  // kind[d][side]; periodic faces must be periodic on both sides.
+  std::array<std::array<BoundaryKind, 2>, 3> kind{{{BoundaryKind::none, BoundaryKind::none},
+                                                   {BoundaryKind::none, BoundaryKind::none},
+                                                   {BoundaryKind::none, BoundaryKind::none}}};
+  // The component a reflecting face along d negates (the normal velocity or
+  // momentum); -1: none.
+  std::array<int, 3> normal_component{-1, -1, -1};
+  // The state a fixed face holds, per direction and side.
+  std::array<std::array<Kokkos::Array<Real, max_components>, 2>, 3> fixed{};
+
+  std::array<bool, 3> periodic() const {
+    return {kind[0][0] == BoundaryKind::periodic, kind[1][0] == BoundaryKind::periodic,
+            kind[2][0] == BoundaryKind::periodic};
+  }
+};
+
+// Where along one direction the slabs of a block lie, in local storage indices.
+struct SlabGeometry {
+  int dir;      // 0: x (i), 1: y (j)
+  long begin;   // first owned entry along dir
+  long end;     // one past the last owned entry along dir
+  int ghost;    // layers per side
+  long across;  // entries across the slab (the other direction's whole extent)
+  int components;
+  long count() const { return static_cast<long>(components) * ghost * across; }  // values in one slab
+  // (i, j) of layer `pos` along dir and entry t across.
+  KOKKOS_FORCEINLINE_FUNCTION void at(long pos, long t, long& i, long& j) const {
+    if (dir == 0)
+      i = pos, j = t;
+    else
+      i = t, j = pos;
+  }
+};
+
+template <class Real>
+class HaloExchange {
+ public:
+  using Buffer = Kokkos::View<Real*, MemSpace>;
+
+  HaloExchange() = default;
+  HaloExchange(const Decomposition& dec, int components, const FaceBoundaries<Real>& faces)
+      : dec_(dec), faces_(faces), components_(components) {
+    if (components > FaceBoundaries<Real>::max_components) throw std::logic_error("HaloExchange: too many components");
+    // Buffers only for directions with another rank across a face.
+    for (int d = 0; d < dec.block.ndim; ++d) {
+      const int self = dec.comm.rank(), lo = dec.neighbour[d][0], hi = dec.neighbour[d][1];
+      if (dec.block.ghost == 0 || ((lo < 0 || lo == self) && (hi < 0 || hi == self))) continue;
+      const long count = geometry(d).count();
+      send_[d] = Buffer("halo::send", 2 * count);
+      recv_[d] = Buffer("halo::recv", 2 * count);
+      host_send_[d] = Kokkos::create_mirror_view(send_[d]);
+      host_recv_[d] = Kokkos::create_mirror_view(recv_[d]);
+    }
+  }
+
+  // Fills every ghost layer of `field`: neighbours and periodic faces by
+  // exchange, then the physical faces, one direction after the other.
+  template <class Field>
+  void fill(const Field& field) {
+    if (dec_.block.ghost == 0) return;
+    for (int d = 0; d < dec_.block.ndim; ++d) {
+      exchange(field, d);
+      for (int side = 0; side < 2; ++side)
+        if (!dec_.has_neighbour(d, side)) fill_boundary(field, d, side);
+    }
+  }
+
+  // Wall time spent in exchanges between ranks (packing and unpacking
+  // included), since construction.
+  double exchange_seconds() const { return exchange_s_; }
+
+  void release() {
+    for (int d = 0; d < 3; ++d) send_[d] = recv_[d] = Buffer(), host_send_[d] = host_recv_[d] = {};
+  }
+
+  // The steps of fill(), public only because nvcc refuses device lambdas in
+  // private member functions.
+  SlabGeometry geometry(int d) const {
+    const GridBlock& b = dec_.block;
+    const int other = d == 0 ? 1 : 0;
+    return {d, b.begin(d), b.end(d), b.ghost, b.ndim > 1 ? b.extent(other) : 1, components_};
+  }
+
+  template <class Field>
+  void exchange(const Field& field, int d) {
+    const SlabGeometry s = geometry(d);
+    const int self = dec_.comm.rank();
+    const int lo = dec_.neighbour[d][0], hi = dec_.neighbour[d][1];
+    const long n = s.count();
+    if (lo < 0 && hi < 0) return;
+    if (lo == self && hi == self) {
+      // Periodic and held whole by this rank: each side's ghosts are the
+      // other side's owned layers.
+      Kokkos::parallel_for(
+          "halo::periodic_copy", Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<long>>(0, 2 * n),
+          KOKKOS_LAMBDA(const long k) {
+            const int side = static_cast<int>(k / n);
+            const long r = k % n, t = r % s.across, layer = r / s.across % s.ghost;
+            const int c = static_cast<int>(r / (s.across * s.ghost));
+            long i, j, si, sj;
+            s.at(side == 0 ? s.begin - s.ghost + layer : s.end + layer, t, i, j);
+            s.at(side == 0 ? s.end - s.ghost + layer : s.begin + layer, t, si, sj);
+            field(c, i, j) = field(c, si, sj);
+          });
+      return;
+    }
+    Stopwatch clock;
+    // Pack: side 0 sends its first owned layers down, side 1 its last ones up.
+    Buffer send = send_[d], recv = recv_[d];
+    Kokkos::parallel_for(
+        "halo::pack", Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<long>>(0, 2 * n), KOKKOS_LAMBDA(const long k) {
+          const int side = static_cast<int>(k / n);
+          const long r = k % n, t = r % s.across, layer = r / s.across % s.ghost;
+          const int c = static_cast<int>(r / (s.across * s.ghost));
+          long i, j;
+          s.at(side == 0 ? s.begin + layer : s.end - s.ghost + layer, t, i, j);
+          send(k) = field(c, i, j);
+        });
+    Kokkos::fence();
+    transfer(d, n, lo, hi);
+    // Unpack: side 0's ghosts come from the low neighbour's last layers.
+    Kokkos::parallel_for(
+        "halo::unpack", Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<long>>(0, 2 * n), KOKKOS_LAMBDA(const long k) {
+          const int side = static_cast<int>(k / n);
+          if ((side == 0 ? lo : hi) < 0) return;
+          const long r = k % n, t = r % s.across, layer = r / s.across % s.ghost;
+          const int c = static_cast<int>(r / (s.across * s.ghost));
+          long i, j;
+          s.at(side == 0 ? s.begin - s.ghost + layer : s.end + layer, t, i, j);
+          field(c, i, j) = recv(k);
+        });
+    Kokkos::fence();
+    exchange_s_ += clock.seconds();
+  }
+
+  // Sends both packed faces of direction d and receives the neighbours'.
+  // Messages travelling up (to the high neighbour) and down carry different
+  // tags, so that two ranks that are each other's low and high neighbours
+  // (periodic) match them.
+  void transfer(int d, long n, int lo, int hi) {
+#ifdef CFDRUN_HAVE_MPI
+    constexpr bool host_memory = Kokkos::SpaceAccessibility<Kokkos::HostSpace, MemSpace>::accessible;
+    const bool staged = !host_memory && !Comm::device_aware();
+    if (staged) Kokkos::deep_copy(host_send_[d], send_[d]);
+    Real* send = staged ? host_send_[d].data() : send_[d].data();
+    Real* recv = staged ? host_recv_[d].data() : recv_[d].data();
+    const MPI_Datatype type = sizeof(Real) == 8 ? MPI_DOUBLE : MPI_FLOAT;
+    const int count = static_cast<int>(n), down = 2 * d, up = 2 * d + 1;
+    MPI_Comm comm = dec_.comm.handle();
+    MPI_Request req[4];
+    int m = 0;
+    if (lo >= 0) MPI_Irecv(recv, count, type, lo, up, comm, &req[m++]);
+    if (hi >= 0) MPI_Irecv(recv + n, count, type, hi, down, comm, &req[m++]);
+    if (lo >= 0) MPI_Isend(send, count, type, lo, down, comm, &req[m++]);
+    if (hi >= 0) MPI_Isend(send + n, count, type, hi, up, comm, &req[m++]);
+    if (MPI_Waitall(m, req, MPI_STATUSES_IGNORE) != MPI_SUCCESS)
+      throw std::runtime_error("halo exchange: MPI_Waitall failed");
+    if (staged) Kokkos::deep_copy(recv_[d], host_recv_[d]);
+#else
+    // One process: every neighbour is this rank, handled as a periodic copy.
+    (void)d, (void)n, (void)lo, (void)hi;
+#endif
+  }
+
+  // The ghost layers of face (d, side) from the physical boundary there.
+  template <class Field>
+  void fill_boundary(const Field& field, int d, int side) {
+    const BoundaryKind kind = faces_.kind[d][side];
+    if (kind == BoundaryKind::none || kind == BoundaryKind::periodic) return;
+    const SlabGeometry s = geometry(d);
+    const int normal = faces_.normal_component[d];
+    const Kokkos::Array<Real, FaceBoundaries<Real>::max_components> fixed = faces_.fixed[d][side];
+    const long n = s.count();
+    Kokkos::parallel_for(
+        "halo::physical_boundary", Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<long>>(0, n),
+        KOKKOS_LAMBDA(const long k) {
+          const long t = k % s.across, layer = k / s.across % s.ghost;  // layer 0 touches the interior
+          const int c = static_cast<int>(k / (s.across * s.ghost));
+          long i, j, si, sj;
+          s.at(side == 0 ? s.begin - 1 - layer : s.end + layer, t, i, j);
+          if (kind == BoundaryKind::fixed) {
+            field(c, i, j) = fixed[c];
+            return;
+          }
+          // outflow copies the edge entry, reflecting mirrors the layer.
+          const long src = kind == BoundaryKind::outflow ? (side == 0 ? s.begin : s.end - 1)
+                                                         : (side == 0 ? s.begin + layer : s.end - 1 - layer);
+          s.at(src, t, si, sj);
+          const Real value = field(c, si, sj);
+          field(c, i, j) = kind == BoundaryKind::reflecting && c == normal ? -value : value;
+        });
+  }
+
+ private:
+  Decomposition dec_;
+  FaceBoundaries<Real> faces_;
+  int components_ = 0;
+  std::array<Buffer, 3> send_, recv_;
+  std::array<typename Buffer::HostMirror, 3> host_send_, host_recv_;
+  double exchange_s_ = 0;
+};
+
+}  // namespace cfd
