@@ -66,7 +66,7 @@ int run_case(const Config& config, const Params& p, const RunContext& context) {
     end = solver.interior_totals();
     if (p.text_output) {
       Profiles prof = solver.profiles();
-      prof.rho = series.gather(prof.rho), prof.u = series.gather(prof.u), prof.p = series.gather(prof.p);
+      for (auto* profile : {&prof.x, &prof.rho, &prof.u, &prof.p}) *profile = series.gather(*profile);
       if (dec.comm.is_root()) write_text(out.dir + "/sod_final.txt", p, prof);
     }
     return {{"interior_mass_change", (end.first - start.first) / start.first},
