@@ -2,6 +2,7 @@
 // own limit, measured in the same process (a large deep_copy and a plain copy
 // kernel). Warm-up, fences and the median of repeats; a table on screen,
 // optionally CSV and JSON.
+#include "core/comm.hpp"
 #include "core/memory_meter.hpp"
 #include "core/parallel.hpp"
 #include "core/timing.hpp"
@@ -12,6 +13,7 @@
 #include "physics/sod/sod_solver.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cstdio>
 #include <cstdlib>
 #include <sstream>
@@ -49,6 +51,10 @@ Options:
                       list that are its own (default: diffusion baseline,
                       contiguous,strided; sod and euler2d all of theirs)
   --repeats N         timed repeats after the warm-up (default 5)
+  --per-rank          under mpirun: each size is per rank (weak scaling), the
+                      global grid that many points per rank along each
+                      dimension of the process grid; without it the sizes
+                      are global (strong scaling)
   --csv FILE          write the rows as CSV
   --json FILE         write the rows as JSON
   --help              this text
@@ -70,9 +76,33 @@ Variants of diffusion (layout left: x contiguous, as in Fortran):
   default     interior points, Kokkos' default iteration order
   serial      the plain serial host loop of physics/diffusion/diffusion_reference.hpp
 
+Under mpirun every rank takes one block of the grid (one GPU each on GPU
+builds; see docs/parallel.md). LOOP_S is then the slowest rank's, the rates
+count the whole grid, %copy compares with the copy bandwidth of all ranks
+together, B/cell is per cell of a rank's block, and two more columns say:
+  ranks     the rank count
+  halo_ms   wall time of the halo exchange per step (packing, MPI, unpacking;
+            the slowest rank), 0 where no face is shared with another rank
+
 Example, the whole matrix in one process:
   cfdbench --solver diffusion,sod,euler2d --sizes 1024,4096 --steps 50 --csv all.csv
+Weak scaling of euler2d, 4096^2 cells per GPU on 2 GPUs:
+  mpirun -np 2 cfdbench --solver euler2d --variants plm-hlle-rk2 --precision fp64 --sizes 4096 --per-rank
 )";
+
+// The ranks of the run, and whether sizes are per rank.
+cfd::Comm world = cfd::Comm::world();
+bool per_rank = false;
+
+// Global points (cells) along each dimension for a size n: n itself, or
+// under --per-rank n times the ranks the default process grid puts there.
+std::array<long, 2> global_size(long n, int ndim) {
+  if (!per_rank) return {n, ndim > 1 ? n : 1};
+  const cfd::GridBlock trial = cfd::GridBlock::whole(ndim, cfd::Centering::cell,
+                                                     {n * world.size(), n * world.size(), 1}, 0, {0, 0, 0}, {1, 1, 0});
+  const cfd::Decomposition d = cfd::decompose(trial, {false, false, false}, {0, 0, 0}, world);
+  return {n * d.ranks[0], ndim > 1 ? n * d.ranks[1] : 1};
+}
 
 std::vector<std::string> split(const std::string& s) {
   std::vector<std::string> out;
@@ -92,7 +122,12 @@ struct Row {
   std::string solver, variant, precision;
   long n = 0, steps = 0;
   double total_s = 0, loop_s = 0, updates_per_s = 0, gbps = 0, pct_copy = 0, bytes_per_cell = 0;
+  int ranks = 1;
+  double halo_ms = 0;  // halo exchange per step, the slowest rank
 };
+
+// The halo time per step of the last solve, ms (set by timed_solve).
+double last_halo_ms = 0;
 
 // Copy bandwidth for `count` elements of Real, in GB/s counting read + write.
 template <class Real>
@@ -127,27 +162,32 @@ double copy_bandwidth(long count, int repeats) {
 // space during it, per cell (`cells`, nodes for sod).
 template <class Once>
 void measure(Row& row, int repeats, long updates, double bytes_per_update, double copy_gbps, double cells, Once once) {
-  std::vector<double> totals, loops;
+  std::vector<double> totals, loops, halos;
   for (int r = 0; r <= repeats; ++r) {
     Kokkos::fence();
     if (r == 0) {
       cfd::AllocationMeter meter;
       once();
       Kokkos::fence();
-      row.bytes_per_cell = static_cast<double>(meter.peak_bytes()) / cells;
+      // Per cell of this rank's block.
+      row.bytes_per_cell = static_cast<double>(meter.peak_bytes()) / (cells / world.size());
       continue;
     }
+    world.barrier();
     cfd::Stopwatch total;
     const double loop = once();
     Kokkos::fence();
-    totals.push_back(total.seconds());
+    totals.push_back(world.max(total.seconds()));
     loops.push_back(loop);
+    halos.push_back(last_halo_ms);
   }
+  row.ranks = world.size();
   row.total_s = median(totals);
   row.loop_s = median(loops);
+  row.halo_ms = median(halos);
   row.updates_per_s = updates / row.loop_s;
   row.gbps = row.updates_per_s * bytes_per_update * 1e-9;
-  row.pct_copy = 100.0 * row.gbps / copy_gbps;
+  row.pct_copy = 100.0 * row.gbps / (copy_gbps * world.size());
 }
 
 // One timed solve of `steps` CFL-limited steps with a solver of the common
@@ -157,10 +197,13 @@ template <class Solver, class ReadBack>
 double timed_solve(Solver& solver, long steps, ReadBack read_back) {
   solver.set_initial_state();
   Kokkos::fence();
+  world.barrier();
+  const double halo0 = solver.halo().exchange_seconds();
   cfd::Stopwatch t;
   for (long s = 0; s < steps; ++s) solver.advance(solver.stable_dt());
   Kokkos::fence();
-  const double loop = t.seconds();
+  const double loop = world.max(t.seconds());
+  last_halo_ms = world.max(solver.halo().exchange_seconds() - halo0) / steps * 1e3;
   read_back(solver);
   solver.release();
   return loop;
@@ -170,7 +213,8 @@ template <class Real>
 Row bench_diffusion(const std::string& variant, long n, long steps, int repeats, double copy_gbps) {
   using namespace cfd::diffusion;
   Params p;
-  p.nx = p.ny = n;
+  const auto [nx, ny] = global_size(n, 2);
+  p.nx = nx, p.ny = ny;
   p.steps = steps;
   p.precision = sizeof(Real) == 4 ? Precision::fp32 : Precision::fp64;
   p.layout = Layout::left;
@@ -181,23 +225,15 @@ Row bench_diffusion(const std::string& variant, long n, long steps, int repeats,
 
   Row row{"diffusion", variant, sizeof(Real) == 4 ? "fp32" : "fp64", n, steps};
   const bool serial = variant == "serial";
-  const long updates = (serial || p.variant == Variant::interior ? (n - 2) * (n - 2) : n * n) * steps;
-  measure(row, repeats, updates, 2.0 * sizeof(Real), copy_gbps, double(n) * n, [&] {
-    cfd::Stopwatch t;
+  const long updates = (serial || p.variant == Variant::interior ? (nx - 2) * (ny - 2) : nx * ny) * steps;
+  measure(row, repeats, updates, 2.0 * sizeof(Real), copy_gbps, double(nx) * ny, [&] {
     if (serial) {
-      const std::vector<Real> u = reference_solution<Real>(n, n, steps, static_cast<Real>(p.alpha));
-      return t.seconds();
+      cfd::Stopwatch t;
+      const std::vector<Real> u = reference_solution<Real>(nx, ny, steps, static_cast<Real>(p.alpha));
+      return world.max(t.seconds());
     }
     Solver<Real, Kokkos::LayoutLeft> solver(p);
-    solver.set_initial_state();
-    Kokkos::fence();
-    t.restart();
-    solver.advance_steps(steps);
-    Kokkos::fence();
-    const double loop = t.seconds();
-    const std::vector<Real> u = solver.to_host();
-    solver.release();
-    return loop;
+    return timed_solve(solver, steps, [](const auto& s) { s.to_host(); });
   });
   return row;
 }
@@ -208,13 +244,13 @@ Row bench_diffusion(const std::string& variant, long n, long steps, int repeats,
 template <class Real, class Layout>
 Row bench_sod_layout(const std::string& variant, long n, long steps, int repeats, double copy_gbps) {
   cfd::sod::Params p;
-  p.nx = n;
+  p.nx = global_size(n, 1)[0];
   p.steps = steps;
   p.fp32 = sizeof(Real) == 4;
   p.layout = std::is_same_v<Layout, Kokkos::LayoutRight> ? cfd::sod::StateLayout::aos : cfd::sod::StateLayout::soa;
   p.kernels = variant.find("fused") != std::string::npos ? cfd::sod::Kernels::fused : cfd::sod::Kernels::split;
   Row row{"sod", variant, sizeof(Real) == 4 ? "fp32" : "fp64", n, steps};
-  measure(row, repeats, (n - 2) * steps, 6.0 * sizeof(Real), copy_gbps, double(n), [&] {
+  measure(row, repeats, (p.nx - 2) * steps, 6.0 * sizeof(Real), copy_gbps, double(p.nx), [&] {
     cfd::sod::Solver<Real, Layout> solver(p);
     return timed_solve(solver, steps, [](const auto& s) { s.profiles(); });
   });
@@ -235,7 +271,8 @@ Row bench_sod(const std::string& variant, long n, long steps, int repeats, doubl
 template <class Real>
 Row bench_euler2d(const std::string& variant, long n, long steps, int repeats, double copy_gbps) {
   cfd::euler2d::Params p;
-  p.nx = p.ny = n;
+  const auto [nx, ny] = global_size(n, 2);
+  p.nx = nx, p.ny = ny;
   p.steps = steps;
   p.fp32 = sizeof(Real) == 4;
   if (variant == "plm-hllc-rk2") p.riemann = cfd::gas::RiemannSolver::hllc;
@@ -245,7 +282,7 @@ Row bench_euler2d(const std::string& variant, long n, long steps, int repeats, d
     p.cfl = 0.05;
   }
   Row row{"euler2d", variant, sizeof(Real) == 4 ? "fp32" : "fp64", n, steps};
-  measure(row, repeats, n * n * steps, 10.0 * sizeof(Real), copy_gbps, double(n) * n, [&] {
+  measure(row, repeats, nx * ny * steps, 10.0 * sizeof(Real), copy_gbps, double(nx) * ny, [&] {
     cfd::euler2d::Solver<Real> solver(p);
     return timed_solve(solver, steps, [](const auto& s) { s.fields(); });
   });
@@ -272,6 +309,9 @@ bool contains(const std::vector<std::string>& list, const std::string& item) {
 }
 
 int main(int argc, char* argv[]) {
+  cfd::MpiSession mpi(argc, argv);
+  world = cfd::Comm::world();
+  if (!world.is_root()) std::freopen("/dev/null", "w", stdout);  // the tables come from rank 0
   std::vector<std::string> sizes = {"1024", "4096"}, precisions = {"fp32", "fp64"}, variants, solvers = {"diffusion"};
   std::string csv, json;
   long steps = 400;
@@ -301,6 +341,8 @@ int main(int argc, char* argv[]) {
       variants = split(value());
     else if (a == "--repeats")
       repeats = std::atoi(value().c_str());
+    else if (a == "--per-rank")
+      per_rank = true;
     else if (a == "--csv")
       csv = value();
     else if (a == "--json")
@@ -357,16 +399,17 @@ int main(int argc, char* argv[]) {
   int kargc = static_cast<int>(kokkos_args.size());
   {
     cfd::KokkosSession kokkos(kargc, kokkos_args.data());
-    std::printf("cfdbench: cfdrun %s (git %s), Kokkos %s, %s with %d thread(s)/concurrency\n", cfd::version,
-                cfd::git_revision, cfd::kokkos_version_string().c_str(), cfd::ExecSpace::name(),
-                cfd::ExecSpace().concurrency());
+    std::printf("cfdbench: cfdrun %s (git %s), Kokkos %s, %s with %d thread(s)/concurrency, %d rank(s)%s\n",
+                cfd::version, cfd::git_revision, cfd::kokkos_version_string().c_str(), cfd::ExecSpace::name(),
+                cfd::ExecSpace().concurrency(), world.size(), per_rank ? ", sizes per rank" : "");
     for (const auto& [solver, solver_variants] : matrix) {
       const bool sod = solver == "sod", euler2d = solver == "euler2d";
       for (const auto& size : sizes) {
         const long n = std::atol(size.c_str());
         for (const auto& prec : precisions) {
           // The copy moves as many elements as one field (diffusion) or one state (sod, euler2d).
-          const long elements = sod ? 3 * n : euler2d ? 5 * n * n : n * n;
+          // (per rank: the copy runs on every rank's own memory)
+          const long elements = (sod ? 3 * n : euler2d ? 5 * n * n : n * n) / (per_rank ? 1 : world.size());
           const double copy =
               prec == "fp32" ? copy_bandwidth<float>(elements, repeats) : copy_bandwidth<double>(elements, repeats);
           for (const auto& v : solver_variants) {
@@ -385,20 +428,22 @@ int main(int argc, char* argv[]) {
     }
   }
 
-  std::printf("\n%-10s %-12s %-5s %7s %6s %11s %11s %13s %8s %7s %8s\n", "solver", "variant", "prec", "n", "steps",
-              "TOTAL_S", "LOOP_S", "updates/s", "GB/s", "%copy", "B/cell");
+  std::printf("\n%-10s %-12s %-5s %7s %6s %11s %11s %13s %8s %7s %8s %5s %9s\n", "solver", "variant", "prec", "n",
+              "steps", "TOTAL_S", "LOOP_S", "updates/s", "GB/s", "%copy", "B/cell", "ranks", "halo_ms");
   for (const auto& r : rows)
-    std::printf("%-10s %-12s %-5s %7ld %6ld %11.5f %11.5f %13.4e %8.2f %7.1f %8.1f\n", r.solver.c_str(),
+    std::printf("%-10s %-12s %-5s %7ld %6ld %11.5f %11.5f %13.4e %8.2f %7.1f %8.1f %5d %9.4f\n", r.solver.c_str(),
                 r.variant.c_str(), r.precision.c_str(), r.n, r.steps, r.total_s, r.loop_s, r.updates_per_s, r.gbps,
-                r.pct_copy, r.bytes_per_cell);
+                r.pct_copy, r.bytes_per_cell, r.ranks, r.halo_ms);
   if (!csv.empty()) {
     std::FILE* f = std::fopen(csv.c_str(), "w");
     if (!f) return std::fprintf(stderr, "cfdbench: error: %s: cannot write\n", csv.c_str()), 1;
-    std::fprintf(f, "solver,variant,precision,n,steps,total_s,loop_s,updates_per_s,gbps,pct_copy,bytes_per_cell\n");
+    std::fprintf(f,
+                 "solver,variant,precision,n,steps,total_s,loop_s,updates_per_s,gbps,pct_copy,bytes_per_cell,ranks,"
+                 "halo_ms\n");
     for (const auto& r : rows)
-      std::fprintf(f, "%s,%s,%s,%ld,%ld,%.6e,%.6e,%.6e,%.4f,%.2f,%.2f\n", r.solver.c_str(), r.variant.c_str(),
+      std::fprintf(f, "%s,%s,%s,%ld,%ld,%.6e,%.6e,%.6e,%.4f,%.2f,%.2f,%d,%.6f\n", r.solver.c_str(), r.variant.c_str(),
                    r.precision.c_str(), r.n, r.steps, r.total_s, r.loop_s, r.updates_per_s, r.gbps, r.pct_copy,
-                   r.bytes_per_cell);
+                   r.bytes_per_cell, r.ranks, r.halo_ms);
     std::fclose(f);
   }
   if (!json.empty()) {
@@ -412,9 +457,10 @@ int main(int argc, char* argv[]) {
       std::fprintf(f,
                    "  {\"solver\": \"%s\", \"variant\": \"%s\", \"precision\": \"%s\", \"n\": %ld, \"steps\": %ld, "
                    "\"total_s\": %.6e, \"loop_s\": %.6e, \"updates_per_s\": %.6e, \"gbps\": %.4f, \"pct_copy\": %.2f, "
-                   "\"bytes_per_cell\": %.2f}%s\n",
+                   "\"bytes_per_cell\": %.2f, \"ranks\": %d, \"halo_ms\": %.6f}%s\n",
                    r.solver.c_str(), r.variant.c_str(), r.precision.c_str(), r.n, r.steps, r.total_s, r.loop_s,
-                   r.updates_per_s, r.gbps, r.pct_copy, r.bytes_per_cell, k + 1 < rows.size() ? "," : "");
+                   r.updates_per_s, r.gbps, r.pct_copy, r.bytes_per_cell, r.ranks, r.halo_ms,
+                   k + 1 < rows.size() ? "," : "");
     }
     std::fprintf(f, "]}\n");
     std::fclose(f);

@@ -264,6 +264,7 @@ class Solver {
   long step() const { return step_; }
   const GridBlock& grid() const { return grid_; }
   const Decomposition& decomposition() const { return dec_; }
+  const HaloExchange<Real>& halo() const { return halo_; }
   // Nodes or cells this block updates per step.
   long updates_per_step() const { return std::max(0L, update_end_ - update_begin_); }
 
