@@ -136,6 +136,9 @@ std::string describe_ranks(const Decomposition& dec) {
   if (!devices.empty() && devices.front() >= 0) {
     s += "; GPU of each rank:";
     for (long d : devices) s += " " + std::to_string(d);
+    if (dec.comm.size() > 1)
+      s += Comm::device_aware() ? "; halos from device memory (CUDA-aware MPI)"
+                                : "; halos through pinned host buffers (MPI is not CUDA-aware)";
   }
   return s + "\n";
 }

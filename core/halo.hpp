@@ -84,6 +84,7 @@ template <class Real>
 class HaloExchange {
  public:
   using Buffer = Kokkos::View<Real*, MemSpace>;
+  using HostBuffer = Kokkos::View<Real*, PinnedHostMemory>;
 
   HaloExchange() = default;
   HaloExchange(const Decomposition& dec, int components, const FaceBoundaries<Real>& faces)
@@ -96,8 +97,10 @@ class HaloExchange {
       const long count = geometry(d).count();
       send_[d] = Buffer("halo::send", 2 * count);
       recv_[d] = Buffer("halo::recv", 2 * count);
-      host_send_[d] = Kokkos::create_mirror_view(send_[d]);
-      host_recv_[d] = Kokkos::create_mirror_view(recv_[d]);
+      if (staged()) {
+        host_send_[d] = HostBuffer("halo::host_send", 2 * count);
+        host_recv_[d] = HostBuffer("halo::host_recv", 2 * count);
+      }
     }
   }
 
@@ -119,6 +122,12 @@ class HaloExchange {
 
   void release() {
     for (int d = 0; d < 3; ++d) send_[d] = recv_[d] = Buffer(), host_send_[d] = host_recv_[d] = {};
+  }
+
+  // Whether faces travel through host buffers: device memory and an MPI
+  // library that cannot take device pointers.
+  static bool staged() {
+    return !Kokkos::SpaceAccessibility<Kokkos::HostSpace, MemSpace>::accessible && !Comm::device_aware();
   }
 
   // The steps of fill(), public only because nvcc refuses device lambdas in
@@ -187,8 +196,7 @@ class HaloExchange {
   // (periodic) match them.
   void transfer(int d, long n, int lo, int hi) {
 #ifdef CFDRUN_HAVE_MPI
-    constexpr bool host_memory = Kokkos::SpaceAccessibility<Kokkos::HostSpace, MemSpace>::accessible;
-    const bool staged = !host_memory && !Comm::device_aware();
+    const bool staged = this->staged();
     if (staged) Kokkos::deep_copy(host_send_[d], send_[d]);
     Real* send = staged ? host_send_[d].data() : send_[d].data();
     Real* recv = staged ? host_recv_[d].data() : recv_[d].data();
@@ -244,7 +252,7 @@ class HaloExchange {
   FaceBoundaries<Real> faces_;
   int components_ = 0;
   std::array<Buffer, 3> send_, recv_;
-  std::array<typename Buffer::HostMirror, 3> host_send_, host_recv_;
+  std::array<HostBuffer, 3> host_send_, host_recv_;
   double exchange_s_ = 0;
 };
 

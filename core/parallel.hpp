@@ -21,6 +21,13 @@ namespace cfd {
 using ExecSpace = Kokkos::DefaultExecutionSpace;
 using MemSpace = ExecSpace::memory_space;
 using HostSpace = Kokkos::DefaultHostExecutionSpace;
+// Host memory the GPU copies to and from at full speed (page-locked), for
+// buffers that cross between them often: halo faces on their way to MPI.
+#if defined(KOKKOS_ENABLE_CUDA)
+using PinnedHostMemory = Kokkos::CudaHostPinnedSpace;
+#else
+using PinnedHostMemory = Kokkos::HostSpace;
+#endif
 
 // Initialises Kokkos for the lifetime of the object and finalises it after.
 // libgomp treats an unset OMP_PROC_BIND as false; saying so explicitly only
