@@ -1,7 +1,6 @@
 #include "core/comm.hpp"
 
 #include <cstdint>
-#include <numeric>
 
 #if defined(CFDRUN_HAVE_MPI) && __has_include(<mpi-ext.h>)
 #include <mpi-ext.h>
@@ -84,18 +83,41 @@ std::string Comm::broadcast(const std::string& value) const {
   return out;
 }
 
+namespace {
+template <class T>
+MPI_Datatype mpi_type();
+template <>
+MPI_Datatype mpi_type<double>() {
+  return MPI_DOUBLE;
+}
+template <>
+MPI_Datatype mpi_type<float>() {
+  return MPI_FLOAT;
+}
+template <>
+MPI_Datatype mpi_type<long>() {
+  return MPI_LONG;
+}
+}  // namespace
+
+// Counts and offsets are in elements, as MPI takes them (int): a gathered
+// array may hold up to 2^31 - 1 of them.
 template <class T>
 std::vector<T> Comm::gather(const std::vector<T>& values) const {
   if (size_ == 1) return values;
-  const int bytes = static_cast<int>(values.size() * sizeof(T));
+  if (values.size() > static_cast<size_t>(INT32_MAX)) throw std::runtime_error("gather: more than 2^31 values a rank");
+  const int count = static_cast<int>(values.size());
   std::vector<int> counts(rank_ == 0 ? size_ : 0), displs(rank_ == 0 ? size_ : 0);
-  check(MPI_Gather(&bytes, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, comm_), "MPI_Gather");
+  check(MPI_Gather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, comm_), "MPI_Gather");
   std::vector<T> out;
   if (rank_ == 0) {
-    std::exclusive_scan(counts.begin(), counts.end(), displs.begin(), 0);
-    out.resize(static_cast<size_t>(displs.back() + counts.back()) / sizeof(T));
+    long total = 0;
+    for (int r = 0; r < size_; ++r) displs[r] = static_cast<int>(total), total += counts[r];
+    if (total > INT32_MAX) throw std::runtime_error("gather: more than 2^31 values in all");
+    out.resize(static_cast<size_t>(total));
   }
-  check(MPI_Gatherv(values.data(), bytes, MPI_BYTE, out.data(), counts.data(), displs.data(), MPI_BYTE, 0, comm_),
+  check(MPI_Gatherv(values.data(), count, mpi_type<T>(), out.data(), counts.data(), displs.data(), mpi_type<T>(), 0,
+                    comm_),
         "MPI_Gatherv");
   return out;
 }

@@ -59,7 +59,8 @@ Decomposition decompose(const GridBlock& whole, std::array<bool, 3> periodic, st
                         const Comm& comm = Comm::world());
 
 // For the banner, on rank 0: "" on one rank, else the rank count, the process
-// grid and the GPU of each rank ("4 ranks, process grid 2 x 2; GPUs 0 1 0 1\n").
+// grid and the GPU of each rank ("2 ranks, process grid 1 x 2; GPU of each
+// rank: 0 1; ...\n").
 std::string describe_ranks(const Decomposition& dec);
 
 // The `parallel` section of an ndim-dimensional solver: parallel.ranks_x, ...

@@ -149,6 +149,7 @@ SolveTimings run_time_loop(Physics& physics, const TimeLoop& loop, SnapshotSerie
 
   Attributes extra = hooks.closing ? hooks.closing() : Attributes{};
   const auto final_fields = read_back_and_release(physics, timings, total, [&] { return physics.fields(); });
+  timings.take_slowest(comm);
   for (const auto& a : timings.attributes()) extra.push_back(a);
   series.write(physics.step(), physics.time() * loop.time_unit, final_fields, extra);
   return timings;

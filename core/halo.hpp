@@ -3,8 +3,10 @@
 // every solver. Following Idefix (src/mpi.cpp): one kernel packs both faces
 // of a direction into a device buffer, the faces travel with non-blocking
 // MPI (device pointers when the library is CUDA-aware, host mirrors
-// otherwise), one kernel unpacks them, then the physical boundaries of that
-// direction are filled. A direction's slabs span the whole extent of the
+// otherwise), one kernel unpacks them; the physical boundaries of that
+// direction are filled meanwhile. A solver may split a direction's fill into
+// begin() and finish() and compute, in between, what reads no ghost from
+// another rank (the transfer then hides behind that work). A direction's slabs span the whole extent of the
 // other direction, ghosts included, so the second direction carries the
 // corners the first one filled. A periodic direction held by one rank is a
 // copy from one side of the block to the other, without MPI.
@@ -14,7 +16,9 @@
 #include "core/parallel.hpp"
 #include "core/timing.hpp"
 
+#include <algorithm>
 #include <array>
+#include <utility>
 
 namespace cfd {
 
@@ -92,8 +96,7 @@ class HaloExchange {
     if (components > FaceBoundaries<Real>::max_components) throw std::logic_error("HaloExchange: too many components");
     // Buffers only for directions with another rank across a face.
     for (int d = 0; d < dec.block.ndim; ++d) {
-      const int self = dec.comm.rank(), lo = dec.neighbour[d][0], hi = dec.neighbour[d][1];
-      if (dec.block.ghost == 0 || ((lo < 0 || lo == self) && (hi < 0 || hi == self))) continue;
+      if (!remote(d)) continue;
       const long count = geometry(d).count();
       send_[d] = Buffer("halo::send", 2 * count);
       recv_[d] = Buffer("halo::recv", 2 * count);
@@ -108,12 +111,61 @@ class HaloExchange {
   // exchange, then the physical faces, one direction after the other.
   template <class Field>
   void fill(const Field& field) {
-    if (dec_.block.ghost == 0) return;
     for (int d = 0; d < dec_.block.ndim; ++d) {
-      exchange(field, d);
-      for (int side = 0; side < 2; ++side)
-        if (!dec_.has_neighbour(d, side)) fill_boundary(field, d, side);
+      begin(field, d);
+      finish(field, d);
     }
+  }
+
+  // fill() of one direction in two halves, so that a solver can compute what
+  // needs no ghost from another rank while the faces travel: begin() packs
+  // them and posts the messages, copies a periodic direction held by this
+  // rank and fills the physical faces of d; finish() waits and unpacks.
+  template <class Field>
+  void begin(const Field& field, int d) {
+    if (dec_.block.ghost == 0) return;
+    const int self = dec_.comm.rank(), lo = dec_.neighbour[d][0], hi = dec_.neighbour[d][1];
+    if (lo == self && hi == self) periodic_copy(field, d);
+    for (int side = 0; side < 2; ++side)
+      if (!dec_.has_neighbour(d, side)) fill_boundary(field, d, side);
+    if (!remote(d)) return;
+    // Whatever the device was still computing is not halo time.
+    Kokkos::fence();
+    Stopwatch clock;
+    pack(field, d);
+    post(d);
+    exchange_s_ += clock.seconds();
+  }
+  template <class Field>
+  void finish(const Field& field, int d) {
+    if (!remote(d)) return;
+    Stopwatch clock;
+    wait(d);
+    exchange_s_ += clock.seconds();
+    Kokkos::fence();  // kernels launched between begin and finish are not halo time either
+    clock.restart();
+    unpack(field, d);
+    Kokkos::fence();
+    exchange_s_ += clock.seconds();
+  }
+
+  // The part [a, b) of the range [first, last) along direction d whose
+  // entries read no ghost that finish(d) fills, when entry e reads e - below
+  // to e + above. [first, a) and [b, last) are the rest, to compute after
+  // finish(d).
+  std::pair<long, long> independent_of_neighbours(int d, long first, long last, int below, int above) const {
+    const int self = dec_.comm.rank();
+    long a = first, b = last;
+    if (dec_.neighbour[d][0] >= 0 && dec_.neighbour[d][0] != self) a = std::max(first, dec_.block.begin(d) + below);
+    if (dec_.neighbour[d][1] >= 0 && dec_.neighbour[d][1] != self) b = std::min(last, dec_.block.end(d) - above);
+    a = std::min(a, last);
+    return {a, std::max(a, b)};
+  }
+
+  // Whether another rank lies across a face of direction d.
+  bool remote(int d) const {
+    const int self = dec_.comm.rank(), lo = dec_.neighbour[d][0], hi = dec_.neighbour[d][1];
+    return dec_.block.ghost > 0 && ((lo >= 0 && lo != self) || (hi >= 0 && hi != self));
   }
 
   // Wall time spent in exchanges between ranks (packing and unpacking
@@ -138,32 +190,31 @@ class HaloExchange {
     return {d, b.begin(d), b.end(d), b.ghost, b.ndim > 1 ? b.extent(other) : 1, components_};
   }
 
+  // Periodic and held whole by this rank: each side's ghosts are the other
+  // side's owned layers.
   template <class Field>
-  void exchange(const Field& field, int d) {
+  void periodic_copy(const Field& field, int d) {
     const SlabGeometry s = geometry(d);
-    const int self = dec_.comm.rank();
-    const int lo = dec_.neighbour[d][0], hi = dec_.neighbour[d][1];
     const long n = s.count();
-    if (lo < 0 && hi < 0) return;
-    if (lo == self && hi == self) {
-      // Periodic and held whole by this rank: each side's ghosts are the
-      // other side's owned layers.
-      Kokkos::parallel_for(
-          "halo::periodic_copy", Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<long>>(0, 2 * n),
-          KOKKOS_LAMBDA(const long k) {
-            const int side = static_cast<int>(k / n);
-            const long r = k % n, t = r % s.across, layer = r / s.across % s.ghost;
-            const int c = static_cast<int>(r / (s.across * s.ghost));
-            long i, j, si, sj;
-            s.at(side == 0 ? s.begin - s.ghost + layer : s.end + layer, t, i, j);
-            s.at(side == 0 ? s.end - s.ghost + layer : s.begin + layer, t, si, sj);
-            field(c, i, j) = field(c, si, sj);
-          });
-      return;
-    }
-    Stopwatch clock;
-    // Pack: side 0 sends its first owned layers down, side 1 its last ones up.
-    Buffer send = send_[d], recv = recv_[d];
+    Kokkos::parallel_for(
+        "halo::periodic_copy", Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<long>>(0, 2 * n),
+        KOKKOS_LAMBDA(const long k) {
+          const int side = static_cast<int>(k / n);
+          const long r = k % n, t = r % s.across, layer = r / s.across % s.ghost;
+          const int c = static_cast<int>(r / (s.across * s.ghost));
+          long i, j, si, sj;
+          s.at(side == 0 ? s.begin - s.ghost + layer : s.end + layer, t, i, j);
+          s.at(side == 0 ? s.end - s.ghost + layer : s.begin + layer, t, si, sj);
+          field(c, i, j) = field(c, si, sj);
+        });
+  }
+
+  // Side 0 sends its first owned layers down, side 1 its last ones up.
+  template <class Field>
+  void pack(const Field& field, int d) {
+    const SlabGeometry s = geometry(d);
+    const long n = s.count();
+    Buffer send = send_[d];
     Kokkos::parallel_for(
         "halo::pack", Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<long>>(0, 2 * n), KOKKOS_LAMBDA(const long k) {
           const int side = static_cast<int>(k / n);
@@ -173,9 +224,20 @@ class HaloExchange {
           s.at(side == 0 ? s.begin + layer : s.end - s.ghost + layer, t, i, j);
           send(k) = field(c, i, j);
         });
-    Kokkos::fence();
-    transfer(d, n, lo, hi);
-    // Unpack: side 0's ghosts come from the low neighbour's last layers.
+    if (staged())
+      Kokkos::deep_copy(host_send_[d], send_[d]);
+    else
+      Kokkos::fence();
+  }
+
+  // Side 0's ghosts come from the low neighbour's last layers.
+  template <class Field>
+  void unpack(const Field& field, int d) {
+    const SlabGeometry s = geometry(d);
+    const long n = s.count();
+    const int lo = dec_.neighbour[d][0], hi = dec_.neighbour[d][1];
+    if (staged()) Kokkos::deep_copy(recv_[d], host_recv_[d]);
+    Buffer recv = recv_[d];
     Kokkos::parallel_for(
         "halo::unpack", Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<long>>(0, 2 * n), KOKKOS_LAMBDA(const long k) {
           const int side = static_cast<int>(k / n);
@@ -186,37 +248,38 @@ class HaloExchange {
           s.at(side == 0 ? s.begin - s.ghost + layer : s.end + layer, t, i, j);
           field(c, i, j) = recv(k);
         });
-    Kokkos::fence();
-    exchange_s_ += clock.seconds();
   }
 
-  // Sends both packed faces of direction d and receives the neighbours'.
-  // Messages travelling up (to the high neighbour) and down carry different
-  // tags, so that two ranks that are each other's low and high neighbours
-  // (periodic) match them.
-  void transfer(int d, long n, int lo, int hi) {
 #ifdef CFDRUN_HAVE_MPI
-    const bool staged = this->staged();
-    if (staged) Kokkos::deep_copy(host_send_[d], send_[d]);
-    Real* send = staged ? host_send_[d].data() : send_[d].data();
-    Real* recv = staged ? host_recv_[d].data() : recv_[d].data();
+  // Posts both packed faces of direction d and the receives of the
+  // neighbours'. Messages travelling up (to the high neighbour) and down
+  // carry different tags, so that two ranks that are each other's low and
+  // high neighbours (periodic) match them.
+  void post(int d) {
+    const long n = geometry(d).count();
+    const int lo = dec_.neighbour[d][0], hi = dec_.neighbour[d][1];
+    Real* send = staged() ? host_send_[d].data() : send_[d].data();
+    Real* recv = staged() ? host_recv_[d].data() : recv_[d].data();
     const MPI_Datatype type = sizeof(Real) == 8 ? MPI_DOUBLE : MPI_FLOAT;
     const int count = static_cast<int>(n), down = 2 * d, up = 2 * d + 1;
     MPI_Comm comm = dec_.comm.handle();
-    MPI_Request req[4];
-    int m = 0;
-    if (lo >= 0) MPI_Irecv(recv, count, type, lo, up, comm, &req[m++]);
-    if (hi >= 0) MPI_Irecv(recv + n, count, type, hi, down, comm, &req[m++]);
-    if (lo >= 0) MPI_Isend(send, count, type, lo, down, comm, &req[m++]);
-    if (hi >= 0) MPI_Isend(send + n, count, type, hi, up, comm, &req[m++]);
-    if (MPI_Waitall(m, req, MPI_STATUSES_IGNORE) != MPI_SUCCESS)
-      throw std::runtime_error("halo exchange: MPI_Waitall failed");
-    if (staged) Kokkos::deep_copy(recv_[d], host_recv_[d]);
-#else
-    // One process: every neighbour is this rank, handled as a periodic copy.
-    (void)d, (void)n, (void)lo, (void)hi;
-#endif
+    int& m = pending_[d];
+    m = 0;
+    if (lo >= 0) MPI_Irecv(recv, count, type, lo, up, comm, &requests_[d][m++]);
+    if (hi >= 0) MPI_Irecv(recv + n, count, type, hi, down, comm, &requests_[d][m++]);
+    if (lo >= 0) MPI_Isend(send, count, type, lo, down, comm, &requests_[d][m++]);
+    if (hi >= 0) MPI_Isend(send + n, count, type, hi, up, comm, &requests_[d][m++]);
   }
+  void wait(int d) {
+    if (MPI_Waitall(pending_[d], requests_[d], MPI_STATUSES_IGNORE) != MPI_SUCCESS)
+      throw std::runtime_error("halo exchange: MPI_Waitall failed");
+    pending_[d] = 0;
+  }
+#else
+  // One process: every neighbour is this rank (a periodic copy).
+  void post(int) {}
+  void wait(int) {}
+#endif
 
   // The ghost layers of face (d, side) from the physical boundary there.
   template <class Field>
@@ -253,6 +316,10 @@ class HaloExchange {
   int components_ = 0;
   std::array<Buffer, 3> send_, recv_;
   std::array<HostBuffer, 3> host_send_, host_recv_;
+#ifdef CFDRUN_HAVE_MPI
+  MPI_Request requests_[3][4];
+  int pending_[3] = {0, 0, 0};
+#endif
   double exchange_s_ = 0;
 };
 

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 
@@ -76,51 +77,53 @@ std::string SnapshotSeries::write(long step, double time, const std::vector<Host
   char name[64];
   std::snprintf(name, sizeof name, "%s_%08ld.h5", prefix_.c_str(), step);
   const std::string path = dir_ + "/" + name;
-  std::vector<HostField<Real>> fields;
-  for (const auto& f : block_fields) fields.push_back({f.name, gather(f.values)});
-  if (!dec_.comm.is_root()) return path;
-  H5Writer file(path);
-
+  // Rank 0 holds one global field at a time: each is gathered, written and dropped.
+  std::optional<H5Writer> file;
+  if (dec_.comm.is_root()) file.emplace(path);
+  Entry entry{name, step, time, {}, static_cast<int>(sizeof(Real))};
   std::vector<hsize_t> dims;
   for (int d = grid_.ndim - 1; d >= 0; --d) dims.push_back(static_cast<hsize_t>(grid_.n[d]));
+  for (const auto& f : block_fields) {
+    const std::vector<Real> values = gather(f.values);
+    if (!file) continue;
+    if (static_cast<long>(values.size()) != grid_.owned_count())
+      throw std::logic_error("snapshot field " + f.name + " has the wrong size");
+    file->dataset("fields/" + f.name, values.data(), dims);
+    entry.fields.push_back(f.name);
+  }
+  if (!file) return path;
+
   const char* axis[3] = {"x", "y", "z"};
   for (int d = 0; d < grid_.ndim; ++d) {
     std::vector<double> c(grid_.n[d]);
     for (long k = 0; k < grid_.n[d]; ++k) c[k] = grid_.coordinate(d, grid_.offset[d] + k);
-    file.dataset(std::string("grid/") + axis[d], c.data(), {static_cast<hsize_t>(c.size())});
+    file->dataset(std::string("grid/") + axis[d], c.data(), {static_cast<hsize_t>(c.size())});
     if (grid_.centering == Centering::cell) {
       std::vector<double> f(grid_.n[d] + 1);
       for (long k = 0; k <= grid_.n[d]; ++k) f[k] = grid_.face(d, grid_.offset[d] + k);
-      file.dataset(std::string("grid/") + axis[d] + "_faces", f.data(), {static_cast<hsize_t>(f.size())});
+      file->dataset(std::string("grid/") + axis[d] + "_faces", f.data(), {static_cast<hsize_t>(f.size())});
     }
   }
-  Entry entry{name, step, time, {}, static_cast<int>(sizeof(Real))};
-  for (const auto& f : fields) {
-    if (static_cast<long>(f.values.size()) != grid_.owned_count())
-      throw std::logic_error("snapshot field " + f.name + " has the wrong size");
-    file.dataset("fields/" + f.name, f.values.data(), dims);
-    entry.fields.push_back(f.name);
-  }
-  file.attribute("time", time);
-  file.attribute("step", step);
-  file.attribute("solver", info_.solver);
-  file.attribute("precision", info_.precision);
-  file.attribute("layout", info_.layout);
-  file.attribute("execution_space", info_.execution_space);
-  file.attribute("cfdrun_version", std::string(version));
-  file.attribute("git_revision", std::string(git_revision));
-  file.attribute("kokkos_version", kokkos_version_string());
-  file.attribute("configuration", info_.config_yaml);
-  file.attribute("centering", std::string(grid_.centering == Centering::cell ? "cell" : "node"));
+  file->attribute("time", time);
+  file->attribute("step", step);
+  file->attribute("solver", info_.solver);
+  file->attribute("precision", info_.precision);
+  file->attribute("layout", info_.layout);
+  file->attribute("execution_space", info_.execution_space);
+  file->attribute("cfdrun_version", std::string(version));
+  file->attribute("git_revision", std::string(git_revision));
+  file->attribute("kokkos_version", kokkos_version_string());
+  file->attribute("configuration", info_.config_yaml);
+  file->attribute("centering", std::string(grid_.centering == Centering::cell ? "cell" : "node"));
   for (int d = 0; d < grid_.ndim; ++d) {
-    file.attribute(std::string("global_n") + axis[d], grid_.global_n[d]);
-    file.attribute(std::string("offset_") + axis[d], grid_.offset[d]);
-    file.attribute(std::string("ranks_") + axis[d], static_cast<long>(dec_.ranks[d]));
+    file->attribute(std::string("global_n") + axis[d], grid_.global_n[d]);
+    file->attribute(std::string("offset_") + axis[d], grid_.offset[d]);
+    file->attribute(std::string("ranks_") + axis[d], static_cast<long>(dec_.ranks[d]));
   }
-  file.attribute("ranks", static_cast<long>(dec_.comm.size()));
-  file.attribute("process_grid", dec_.process_grid());
-  for (const auto& [key, value] : extra) file.attribute(key, value);
-  file.commit();
+  file->attribute("ranks", static_cast<long>(dec_.comm.size()));
+  file->attribute("process_grid", dec_.process_grid());
+  for (const auto& [key, value] : extra) file->attribute(key, value);
+  file->commit();
 
   entries_.push_back(entry);
   write_xdmf();

@@ -2,6 +2,7 @@
 // (problems.md section 1), and the progress line of long runs.
 #pragma once
 
+#include "core/comm.hpp"
 #include "core/kokkos_compat.hpp"
 #include "core/snapshot.hpp"
 
@@ -31,6 +32,11 @@ struct SolveTimings {
   long cell_updates = 0;
 
   double updates_per_second() const { return loop_s > 0 ? cell_updates / loop_s : 0.0; }
+
+  // Each time as the slowest rank's: a run takes as long as its slowest block.
+  void take_slowest(const Comm& comm) {
+    for (double* t : {&total_s, &loop_s, &h2d_s, &d2h_s, &exit_s, &output_s}) *t = comm.max(*t);
+  }
 
   Attributes attributes() const {
     return {{"timing_total_s", total_s},

@@ -389,6 +389,10 @@ int main(int argc, char* argv[]) {
       std::fprintf(stderr, "cfdbench: error: unknown precision '%s'\n", p.c_str());
       return 2;
     }
+  if (world.size() > 1 && contains(variants, "serial")) {
+    std::fprintf(stderr, "cfdbench: error: the serial variant runs on one rank only\n");
+    return 2;
+  }
   for (const auto& size : sizes)
     if (std::atol(size.c_str()) < 5) {
       std::fprintf(stderr, "cfdbench: error: size %s is below 5\n", size.c_str());
@@ -434,6 +438,7 @@ int main(int argc, char* argv[]) {
     std::printf("%-10s %-12s %-5s %7ld %6ld %11.5f %11.5f %13.4e %8.2f %7.1f %8.1f %5d %9.4f\n", r.solver.c_str(),
                 r.variant.c_str(), r.precision.c_str(), r.n, r.steps, r.total_s, r.loop_s, r.updates_per_s, r.gbps,
                 r.pct_copy, r.bytes_per_cell, r.ranks, r.halo_ms);
+  if (!world.is_root()) return 0;  // the files, like the tables, come from rank 0
   if (!csv.empty()) {
     std::FILE* f = std::fopen(csv.c_str(), "w");
     if (!f) return std::fprintf(stderr, "cfdbench: error: %s: cannot write\n", csv.c_str()), 1;

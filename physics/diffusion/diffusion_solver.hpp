@@ -55,11 +55,10 @@ class Solver {
 
   void advance_steps(long steps) {
     for (long s = 0; s < steps; ++s) {
-      halo_.fill(PointField<Field<Real, Layout>>{u_});
       switch (params_.order) {
-        case IterationOrder::left: sweep<Kokkos::Iterate::Left>(); break;
-        case IterationOrder::right: sweep<Kokkos::Iterate::Right>(); break;
-        case IterationOrder::default_order: sweep<Kokkos::Iterate::Default>(); break;
+        case IterationOrder::left: step<Kokkos::Iterate::Left>(); break;
+        case IterationOrder::right: step<Kokkos::Iterate::Right>(); break;
+        case IterationOrder::default_order: step<Kokkos::Iterate::Default>(); break;
       }
       std::swap(u_, v_);
       ++step_;
@@ -109,24 +108,44 @@ class Solver {
     return std::min(grid_.end(d), grid_.global_n[d] - 1 - (grid_.offset[d] - grid_.begin(d)));
   }
 
+  // One step: the ghost points of x first, then those of y travel while the
+  // rows that do not read them are updated; the rows next to a neighbour
+  // rank's face follow.
   template <Kokkos::Iterate Order>
-  void sweep() {
+  void step() {
+    const PointField<Field<Real, Layout>> points{u_};
+    halo_.begin(points, 0);
+    halo_.finish(points, 0);
+    halo_.begin(points, 1);
+    const bool baseline = params_.variant == Variant::baseline;
+    const long j0 = baseline ? grid_.begin(1) : interior_begin(1), j1 = baseline ? grid_.end(1) : interior_end(1);
+    const auto [a, b] = halo_.independent_of_neighbours(1, j0, j1, 1, 1);
+    sweep<Order>(a, b);
+    halo_.finish(points, 1);
+    sweep<Order>(j0, a);
+    sweep<Order>(b, j1);
+  }
+
+  // The update of rows [j0, j1) (owned points; the interior variant leaves
+  // the global edge alone).
+  template <Kokkos::Iterate Order>
+  void sweep(long j0, long j1) {
+    if (j0 >= j1) return;
     const int contiguous = std::is_same_v<Layout, Kokkos::LayoutLeft> ? 0 : 1;
     const Real alpha = static_cast<Real>(params_.alpha);
     const long first_x = grid_.offset[0] - grid_.begin(0), first_y = grid_.offset[1] - grid_.begin(1);
     if (params_.variant == Variant::baseline) {
       for_each_2d<Order>(
-          "diffusion::heat_step_baseline", grid_.begin(0), grid_.end(0), grid_.begin(1), grid_.end(1), contiguous,
+          "diffusion::heat_step_baseline", grid_.begin(0), grid_.end(0), j0, j1, contiguous,
           BaselineStep<Real, Layout>{u_, v_, alpha, first_x, first_y, grid_.global_n[0] - 1, grid_.global_n[1] - 1});
     } else {
       const int i0 = static_cast<int>(interior_begin(0)), i1 = static_cast<int>(interior_end(0));
-      const int j0 = static_cast<int>(interior_begin(1)), j1 = static_cast<int>(interior_end(1));
       // GPUs sweeping along memory take strips (heat_stencil.hpp says why);
       // CPUs reach the copy bandwidth with plain line sweeps.
       if (!std::is_same_v<ExecSpace, HostSpace> && fastest_index<Order>() == contiguous)
-        step_interior_in_strips<Real, Layout>(u_, v_, alpha, i0, i1, j0, j1);
+        step_interior_in_strips<Real, Layout>(u_, v_, alpha, i0, i1, int(j0), int(j1));
       else
-        for_each_2d<Order>("diffusion::heat_step_interior", i0, i1, j0, j1, contiguous,
+        for_each_2d<Order>("diffusion::heat_step_interior", i0, i1, int(j0), int(j1), contiguous,
                            InteriorStep<Real, Layout>{u_, v_, alpha});
     }
   }
