@@ -38,6 +38,15 @@ struct TimeLoop {
   double time_unit = 1;        // solver time -> the time written to files and progress lines
   double progress_seconds = 5;
   bool quiet = false;
+
+  // The cadence of the case's `output` section; the solver adds steps or end time.
+  static TimeLoop with_output(const OutputSettings& out, bool quiet) {
+    TimeLoop loop;
+    loop.output_every = out.every;
+    loop.progress_seconds = out.progress_seconds;
+    loop.quiet = quiet;
+    return loop;
+  }
 };
 
 // A CSV row of totals every `every` steps, written by rank 0.

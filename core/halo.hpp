@@ -109,8 +109,8 @@ class HaloExchange {
     }
   }
 
-  // Fills every ghost layer of `field`: neighbours and periodic faces by
-  // exchange, then the physical faces, one direction after the other.
+  // Fills every ghost layer of `field`, one direction after the other:
+  // neighbours and periodic faces by exchange, the physical faces by their kind.
   template <class Field>
   void fill(const Field& field) {
     for (int d = 0; d < dec_.block.ndim; ++d) {
@@ -131,7 +131,9 @@ class HaloExchange {
     for (int side = 0; side < 2; ++side)
       if (!dec_.has_neighbour(d, side)) fill_boundary(field, d, side);
     if (!remote(d)) return;
-    // Whatever the device was still computing is not halo time.
+    // The device must be done with the last unpack, which reads the receive
+    // buffer that the new messages overwrite; and what it was computing is
+    // not halo time.
     Kokkos::fence();
     Stopwatch clock;
     pack(field, d);

@@ -81,8 +81,10 @@ builds; see docs/parallel.md). LOOP_S is then the slowest rank's, the rates
 count the whole grid, %copy compares with the copy bandwidth of all ranks
 together, B/cell is per cell of a rank's block, and two more columns say:
   ranks     the rank count
-  halo_ms   wall time of the halo exchange per step (packing, MPI, unpacking;
-            the slowest rank), 0 where no face is shared with another rank
+  halo_ms   wall time of the halo exchange per step, the slowest rank's:
+            packing and posting the faces, then waiting for the neighbours'
+            (partly hidden behind the solver's interior work); 0 where no
+            face is shared with another rank
 
 Example, the whole matrix in one process:
   cfdbench --solver diffusion,sod,euler2d --sizes 1024,4096 --steps 50 --csv all.csv

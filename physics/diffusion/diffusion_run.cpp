@@ -29,11 +29,8 @@ int run_case(const Config& config, const Params& p, const RunContext& context) {
 
   Solver<Real, Layout> solver(p, dec);
   SnapshotSeries series(out.dir, "diffusion", dec, info);
-  TimeLoop loop;
+  TimeLoop loop = TimeLoop::with_output(out, context.quiet);
   loop.steps = p.steps;
-  loop.output_every = out.every;
-  loop.progress_seconds = out.progress_seconds;
-  loop.quiet = context.quiet;
   double mass = 0, peak = 0;
   LoopHooks hooks;
   hooks.closing = [&]() -> Attributes {

@@ -32,13 +32,10 @@ int run_case(const Config& config, const Params& p, const RunContext& context) {
   std::optional<AllocationMeter> meter(std::in_place);
   Solver<Real> solver(p, dec);
   SnapshotSeries series(out.dir, "euler2d", dec, info);
-  TimeLoop loop;
+  TimeLoop loop = TimeLoop::with_output(out, context.quiet);
   loop.steps = p.steps;
   loop.end_time = p.end_time;
-  loop.output_every = out.every;
   loop.output_interval = p.output_interval;
-  loop.progress_seconds = out.progress_seconds;
-  loop.quiet = context.quiet;
 
   Totals start, end;
   double bytes_per_cell = 0;

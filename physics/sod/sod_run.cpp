@@ -48,16 +48,13 @@ int run_case(const Config& config, const Params& p, const RunContext& context) {
 
   Solver<Real, Layout> solver(p, dec);
   SnapshotSeries series(out.dir, "sod", dec, info);
-  TimeLoop loop;
+  TimeLoop loop = TimeLoop::with_output(out, context.quiet);
   loop.steps = p.steps;
   loop.end_time = p.end_time;
-  loop.output_every = out.every;
   // The central KEEP scheme can blow up without viscosity; stop at the
   // first sign instead of running on in NaNs.
   loop.check_every = 100;
   loop.time_unit = p.units == Units::sod ? 1.0 : p.length() / p.a();
-  loop.progress_seconds = out.progress_seconds;
-  loop.quiet = context.quiet;
 
   std::pair<double, double> start{0, 0}, end{0, 0};
   LoopHooks hooks;
