@@ -31,7 +31,7 @@ log() { printf '\033[1m[setup]\033[0m %s\n' "$*"; }
 
 packages=(cmake g++ make pkg-config dpkg-dev libyaml-cpp-dev libhdf5-dev
   libgtest-dev gfortran python3-h5py python3-matplotlib python3-numpy
-  openmpi-bin libopenmpi-dev)
+  openmpi-bin libopenmpi-dev libhdf5-openmpi-dev)
 
 install_packages() {
   local missing=()

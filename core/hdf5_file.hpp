@@ -2,17 +2,37 @@
 #pragma once
 
 #include <hdf5.h>
+#ifdef CFDRUN_HAVE_PARALLEL_HDF5
+#include <mpi.h>
+#endif
 
 #include <string>
 #include <vector>
 
 namespace cfd {
 
+// Whether this build writes snapshots with parallel HDF5 (MPI-IO): an HDF5
+// library built for MPI, in an MPI build.
+constexpr bool parallel_hdf5() {
+#ifdef CFDRUN_HAVE_PARALLEL_HDF5
+  return true;
+#else
+  return false;
+#endif
+}
+
 // Writes `path` as `path.tmp` and renames it on commit(), so that a reader never
 // sees a half-written file; without commit() the temporary file is removed.
+// Opened with a communicator (parallel HDF5 builds only), the file is first
+// written by all ranks together, each its own hyperslab of the datasets
+// (block()); end_collective() closes it on all ranks and reopens it on rank
+// 0 alone, which writes the rest (coordinates, attributes) and commits.
 class H5Writer {
  public:
   explicit H5Writer(std::string path);
+#ifdef CFDRUN_HAVE_PARALLEL_HDF5
+  H5Writer(std::string path, MPI_Comm comm);
+#endif
   ~H5Writer();
   H5Writer(const H5Writer&) = delete;
   H5Writer& operator=(const H5Writer&) = delete;
@@ -20,16 +40,30 @@ class H5Writer {
   // `name` may contain groups ("fields/u"); dims are slowest first (C order).
   void dataset(const std::string& name, const double* data, const std::vector<hsize_t>& dims);
   void dataset(const std::string& name, const float* data, const std::vector<hsize_t>& dims);
+  // One rank's block of a dataset of `dims` (C order), at `offset`, of
+  // `count` entries; collective in a parallel file (a rank may write none).
+  void block(const std::string& name, const double* data, const std::vector<hsize_t>& dims,
+             const std::vector<hsize_t>& offset, const std::vector<hsize_t>& count);
+  void block(const std::string& name, const float* data, const std::vector<hsize_t>& dims,
+             const std::vector<hsize_t>& offset, const std::vector<hsize_t>& count);
   // Attributes of the root group.
   void attribute(const std::string& name, double value);
   void attribute(const std::string& name, long value);
   void attribute(const std::string& name, const std::string& value);
+  // The end of the collective part: true on rank 0, which carries on alone.
+  bool end_collective();
   void commit();
 
  private:
   void write(const std::string& name, hid_t type, const void* data, const std::vector<hsize_t>& dims);
+  void write_block(const std::string& name, hid_t type, const void* data, const std::vector<hsize_t>& dims,
+                   const std::vector<hsize_t>& offset, const std::vector<hsize_t>& count);
   std::string path_, tmp_path_;
   hid_t file_ = -1;
+  int rank_ = 0;  // in the communicator of a parallel file; 0 otherwise
+#ifdef CFDRUN_HAVE_PARALLEL_HDF5
+  MPI_Comm comm_ = MPI_COMM_NULL;
+#endif
 };
 
 struct H5Array {

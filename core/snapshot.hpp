@@ -36,9 +36,10 @@ using Attributes = std::vector<std::pair<std::string, double>>;
 void prepare_output_dir(const std::string& dir, bool overwrite);
 
 // One file per snapshot whatever the rank count: every rank passes the
-// fields of its own block and rank 0 writes the global arrays (the blocks
-// gathered to it in rank order), so that files do not depend on how the run
-// was split.
+// fields of its own block, and either each rank writes its hyperslab with
+// parallel HDF5 (where HDF5 is built for MPI) or rank 0 writes the global
+// arrays, the blocks gathered to it in rank order. Files do not depend on
+// how the run was split, nor on which of the two wrote them.
 class SnapshotSeries {
  public:
   SnapshotSeries(std::string dir, std::string prefix, const Decomposition& dec, RunInfo info);
@@ -64,6 +65,7 @@ class SnapshotSeries {
     int bytes;
   };
   void write_xdmf() const;
+  bool parallel_writer() const;
 
   std::string dir_, prefix_, xdmf_path_;
   Decomposition dec_;

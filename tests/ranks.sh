@@ -54,11 +54,14 @@ for n in $ranks; do
     [ -e "$text" ] || continue
     cmp "$text" "$out/$(basename "$text")"
   done
-  "${PYTHON:-python3}" - "$out/$final" "$n" <<'EOF'
+  writer=$("${PYTHON:-python3}" - "$out/$final" "$n" <<'EOF'
 import sys, h5py
 f = h5py.File(sys.argv[1], "r")
 assert int(f.attrs["ranks"]) == int(sys.argv[2]), (f.attrs["ranks"], sys.argv[2])
+w = f.attrs["writer"]
+print(w.decode() if isinstance(w, bytes) else w)
 EOF
-  echo "$n ranks: $final bit for bit ($fields)"
+  )
+  echo "$n ranks: $final bit for bit ($fields), written by $writer"
 done
 echo "${name}: all rank counts agree"
