@@ -451,7 +451,9 @@ class Solver {
     halo_.finish(prims, 0);
     halo_.begin(prims, 1);
     // Face j of y lies between cells j-1 and j; its states read cells j-2 to j+1.
-    const auto [fa, fb] = halo_.independent_of_neighbours(1, j0, j1 + 1, 2, 1);
+    // Plain names: the lambda below captures them, which C++17 forbids for a structured binding.
+    const std::pair<long, long> faces_y = halo_.independent_of_neighbours(1, j0, j1 + 1, 2, 1);
+    const long fa = faces_y.first, fb = faces_y.second;
     // Index order (j, i) with i contiguous: the sweeps run along i.
     with_face_scheme(p_, [&](auto scheme) {
       using Scheme = decltype(scheme);
