@@ -76,6 +76,16 @@ struct SlabGeometry {
   long across;  // entries across the slab (the other direction's whole extent)
   int components;
   long count() const { return static_cast<long>(components) * ghost * across; }  // values in one slab
+  // Entry k of a slab buffer: component c, layer (0 at the slab's low
+  // end), and t across; its buffers hold side 0's slab, then side 1's.
+  struct Entry {
+    int side, c;
+    long layer, t;
+  };
+  KOKKOS_FORCEINLINE_FUNCTION Entry entry(long k) const {
+    const long n = count(), r = k % n;
+    return {static_cast<int>(k / n), static_cast<int>(r / (across * ghost)), r / across % ghost, r % across};
+  }
   // (i, j) of layer `pos` along dir and entry t across.
   KOKKOS_FORCEINLINE_FUNCTION void at(long pos, long t, long& i, long& j) const {
     if (dir == 0)
@@ -201,13 +211,11 @@ class HaloExchange {
     Kokkos::parallel_for(
         "halo::periodic_copy", Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<long>>(0, 2 * n),
         KOKKOS_LAMBDA(const long k) {
-          const int side = static_cast<int>(k / n);
-          const long r = k % n, t = r % s.across, layer = r / s.across % s.ghost;
-          const int c = static_cast<int>(r / (s.across * s.ghost));
+          const auto e = s.entry(k);
           long i, j, si, sj;
-          s.at(side == 0 ? s.begin - s.ghost + layer : s.end + layer, t, i, j);
-          s.at(side == 0 ? s.end - s.ghost + layer : s.begin + layer, t, si, sj);
-          field(c, i, j) = field(c, si, sj);
+          s.at(e.side == 0 ? s.begin - s.ghost + e.layer : s.end + e.layer, e.t, i, j);
+          s.at(e.side == 0 ? s.end - s.ghost + e.layer : s.begin + e.layer, e.t, si, sj);
+          field(e.c, i, j) = field(e.c, si, sj);
         });
   }
 
@@ -228,12 +236,10 @@ class HaloExchange {
     const long n = s.count();
     Kokkos::parallel_for(
         "halo::pack", Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<long>>(0, 2 * n), KOKKOS_LAMBDA(const long k) {
-          const int side = static_cast<int>(k / n);
-          const long r = k % n, t = r % s.across, layer = r / s.across % s.ghost;
-          const int c = static_cast<int>(r / (s.across * s.ghost));
+          const auto e = s.entry(k);
           long i, j;
-          s.at(side == 0 ? s.begin + layer : s.end - s.ghost + layer, t, i, j);
-          send(k) = field(c, i, j);
+          s.at(e.side == 0 ? s.begin + e.layer : s.end - s.ghost + e.layer, e.t, i, j);
+          send(k) = field(e.c, i, j);
         });
   }
 
@@ -252,13 +258,11 @@ class HaloExchange {
     const int lo = dec_.neighbour[d][0], hi = dec_.neighbour[d][1];
     Kokkos::parallel_for(
         "halo::unpack", Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<long>>(0, 2 * n), KOKKOS_LAMBDA(const long k) {
-          const int side = static_cast<int>(k / n);
-          if ((side == 0 ? lo : hi) < 0) return;
-          const long r = k % n, t = r % s.across, layer = r / s.across % s.ghost;
-          const int c = static_cast<int>(r / (s.across * s.ghost));
+          const auto e = s.entry(k);
+          if ((e.side == 0 ? lo : hi) < 0) return;
           long i, j;
-          s.at(side == 0 ? s.begin - s.ghost + layer : s.end + layer, t, i, j);
-          field(c, i, j) = recv(k);
+          s.at(e.side == 0 ? s.begin - s.ghost + e.layer : s.end + e.layer, e.t, i, j);
+          field(e.c, i, j) = recv(k);
         });
   }
 
@@ -305,8 +309,9 @@ class HaloExchange {
     Kokkos::parallel_for(
         "halo::physical_boundary", Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<long>>(0, n),
         KOKKOS_LAMBDA(const long k) {
-          const long t = k % s.across, layer = k / s.across % s.ghost;  // layer 0 touches the interior
-          const int c = static_cast<int>(k / (s.across * s.ghost));
+          const auto e = s.entry(k);            // one side's slab: e.side is 0
+          const long t = e.t, layer = e.layer;  // layer 0 touches the interior
+          const int c = e.c;
           long i, j, si, sj;
           s.at(side == 0 ? s.begin - 1 - layer : s.end + layer, t, i, j);
           if (kind == BoundaryKind::fixed) {
