@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <sstream>
@@ -306,6 +307,20 @@ std::vector<std::string> default_variants(const std::string& solver) {
   return known_variants(solver);
 }
 
+// A whole positive integer, or exit 2 naming the option: "3x" and "1e4" are
+// refused rather than read as 3 and 1.
+long positive_integer(const std::string& option, const std::string& text) {
+  char* end = nullptr;
+  errno = 0;
+  const long value = std::strtol(text.c_str(), &end, 10);
+  if (text.empty() || *end != '\0' || errno == ERANGE || value < 1) {
+    std::fprintf(stderr, "cfdbench: error: %s expects a positive whole number, got '%s'\n", option.c_str(),
+                 text.c_str());
+    std::exit(2);
+  }
+  return value;
+}
+
 bool contains(const std::vector<std::string>& list, const std::string& item) {
   return std::find(list.begin(), list.end(), item) != list.end();
 }
@@ -336,13 +351,13 @@ int main(int argc, char* argv[]) {
     else if (a == "--sizes")
       sizes = split(value());
     else if (a == "--steps")
-      steps = std::atol(value().c_str());
+      steps = positive_integer("--steps", value());
     else if (a == "--precision")
       precisions = split(value());
     else if (a == "--variants")
       variants = split(value());
     else if (a == "--repeats")
-      repeats = std::atoi(value().c_str());
+      repeats = static_cast<int>(std::min(positive_integer("--repeats", value()), 1000000L));
     else if (a == "--per-rank")
       per_rank = true;
     else if (a == "--csv")
@@ -355,10 +370,6 @@ int main(int argc, char* argv[]) {
       std::fprintf(stderr, "cfdbench: error: unknown option '%s'\nRun 'cfdbench --help' for usage.\n", a.c_str());
       return 2;
     }
-  }
-  if (steps < 1 || repeats < 1) {
-    std::fprintf(stderr, "cfdbench: error: --steps and --repeats must be at least 1\n");
-    return 2;
   }
   for (const auto& solver : solvers)
     if (solver != "diffusion" && solver != "sod" && solver != "euler2d") {
@@ -396,7 +407,7 @@ int main(int argc, char* argv[]) {
     return 2;
   }
   for (const auto& size : sizes)
-    if (std::atol(size.c_str()) < 5) {
+    if (positive_integer("--sizes", size) < 5) {
       std::fprintf(stderr, "cfdbench: error: size %s is below 5\n", size.c_str());
       return 2;
     }
@@ -411,7 +422,7 @@ int main(int argc, char* argv[]) {
     for (const auto& [solver, solver_variants] : matrix) {
       const bool sod = solver == "sod", euler2d = solver == "euler2d";
       for (const auto& size : sizes) {
-        const long n = std::atol(size.c_str());
+        const long n = std::stol(size);
         for (const auto& prec : precisions) {
           // The copy moves as many elements as one field (diffusion) or one state (sod, euler2d).
           // (per rank: the copy runs on every rank's own memory)
