@@ -25,6 +25,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace cfd {
@@ -57,18 +58,27 @@ struct History {
   std::function<std::vector<double>()> row;  // collective: the totals of all ranks
 };
 
+// The host fields a solver hands to snapshots: std::vector<HostField<R>>.
+template <class Physics>
+using FieldsOf = decltype(std::declval<const Physics&>().fields());
+
 // What a solver adds to the loop; every function is called on every rank.
+template <class Fields>
 struct LoopHooks {
   History history;
-  std::function<void()> started;        // after the initial state is set, before its snapshot
-  std::function<Attributes()> closing;  // after the last step, before the device arrays are
-                                        // released: the final snapshot's extra attributes
+  std::function<void()> started;  // after the initial state is set, before its snapshot
+  // After the last step, with the final fields of this block as read back
+  // for the last snapshot and before the device arrays are released: that
+  // snapshot's extra attributes.
+  std::function<Attributes(const Fields&)> closing;
 };
+template <class Physics>
+using HooksFor = LoopHooks<FieldsOf<Physics>>;
 
 // Runs the loop and writes the snapshots. Returns the timings.
 template <class Physics>
 SolveTimings run_time_loop(Physics& physics, const TimeLoop& loop, SnapshotSeries& series, const Comm& comm,
-                           const LoopHooks& hooks = {}) {
+                           const HooksFor<Physics>& hooks = {}) {
   const History& history = hooks.history;
   SolveTimings timings;
   Stopwatch total;
@@ -156,8 +166,19 @@ SolveTimings run_time_loop(Physics& physics, const TimeLoop& loop, SnapshotSerie
   if (history.every > 0 && physics.step() % history.every != 0) history_row(dt);
   hst.reset();
 
-  Attributes extra = hooks.closing ? hooks.closing() : Attributes{};
-  const auto final_fields = read_back_and_release(physics, timings, total, [&] { return physics.fields(); });
+  // The end: the final state read back (D2H), the solver's closing work,
+  // the device arrays freed (EXIT) and TOTAL closed (less the output time),
+  // so that the last snapshot, written from the host copy, carries every
+  // timing.
+  phase.restart();
+  const FieldsOf<Physics> final_fields = physics.fields();
+  timings.d2h_s = phase.seconds();
+  Attributes extra = hooks.closing ? hooks.closing(final_fields) : Attributes{};
+  phase.restart();
+  physics.release();
+  Kokkos::fence();
+  timings.exit_s = phase.seconds();
+  timings.total_s = total.seconds() - timings.output_s;
   timings.take_slowest(comm);
   for (const auto& a : timings.attributes()) extra.push_back(a);
   series.write(physics.step(), physics.time() * loop.time_unit, final_fields, extra);

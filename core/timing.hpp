@@ -59,23 +59,6 @@ struct SolveTimings {
   }
 };
 
-// The end of every run: reads the final state back (D2H), frees the device
-// arrays (EXIT) and closes TOTAL (less the output time), in that order, so
-// that the last snapshot, written afterwards from the returned host copy,
-// carries every timing.
-template <class Solver, class ReadBack>
-auto read_back_and_release(Solver& solver, SolveTimings& timings, const Stopwatch& total, ReadBack read_back) {
-  Stopwatch phase;
-  auto host = read_back();
-  timings.d2h_s = phase.seconds();
-  phase.restart();
-  solver.release();
-  Kokkos::fence();
-  timings.exit_s = phase.seconds();
-  timings.total_s = total.seconds() - timings.output_s;
-  return host;
-}
-
 // Prints a line every `interval_s` seconds of wall time: step, time, dt,
 // throughput and the estimated time left, from the step count or, for runs to
 // an end time (end_time > 0), from the simulated time. Silent when quiet or

@@ -32,11 +32,11 @@ int run_case(const Config& config, const Params& p, const RunContext& context) {
   TimeLoop loop = TimeLoop::with_output(out, context.quiet);
   loop.steps = p.steps;
   double mass = 0, peak = 0;
-  LoopHooks hooks;
-  hooks.closing = [&]() -> Attributes {
+  HooksFor<Solver<Real, Layout>> hooks;
+  hooks.closing = [&](const std::vector<HostField<Real>>& final_fields) -> Attributes {
     // Sums over the blocks in rank order, so that every rank count gives the
     // same total.
-    const std::vector<Real> u = series.gather(solver.to_host());
+    const std::vector<Real> u = series.gather(final_fields.front().values);
     mass = std::accumulate(u.begin(), u.end(), 0.0);
     peak = u.empty() ? 0.0 : static_cast<double>(*std::max_element(u.begin(), u.end()));
     if (config.get_bool("diffusion.text_output") && dec.comm.is_root())

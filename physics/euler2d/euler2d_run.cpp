@@ -39,7 +39,7 @@ int run_case(const Config& config, const Params& p, const RunContext& context) {
 
   Totals start, end;
   double bytes_per_cell = 0;
-  LoopHooks hooks;
+  HooksFor<Solver<Real>> hooks;
   hooks.history.every = p.history_every;
   hooks.history.path = out.dir + "/" + context.case_name + ".hst";
   hooks.history.header =
@@ -54,7 +54,7 @@ int run_case(const Config& config, const Params& p, const RunContext& context) {
     meter.reset();
     start = solver.totals();
   };
-  hooks.closing = [&]() -> Attributes {
+  hooks.closing = [&](const std::vector<HostField<Real>>&) -> Attributes {
     end = solver.totals();
     return {{"mass_change", (end.mass - start.mass) / start.mass},
             {"energy_change", (end.energy - start.energy) / start.energy},
