@@ -69,11 +69,6 @@ void Comm::abort(int status) const {
   std::fflush(stderr);
   MPI_Abort(comm_, status);
 }
-bool Comm::any(bool flag) const {
-  int v = flag ? 1 : 0;
-  if (size_ > 1) check(MPI_Allreduce(MPI_IN_PLACE, &v, 1, MPI_INT, MPI_LOR, comm_), "MPI_Allreduce(or)");
-  return v != 0;
-}
 std::string Comm::broadcast(const std::string& value) const {
   if (size_ == 1) return value;
   long n = static_cast<long>(value.size());
@@ -142,7 +137,6 @@ void Comm::sum(double*, int) const {}
 long Comm::sum(long value) const { return value; }
 void Comm::barrier() const {}
 void Comm::abort(int) const {}
-bool Comm::any(bool flag) const { return flag; }
 std::string Comm::broadcast(const std::string& value) const { return value; }
 template <class T>
 std::vector<T> Comm::gather(const std::vector<T>& values) const {

@@ -48,8 +48,6 @@ class Comm {
   // Ends every rank of the run with `status` (MPI_Abort); returns only
   // without MPI.
   void abort(int status) const;
-  // Whether any rank passes true.
-  bool any(bool flag) const;
   // Rank 0's string on every rank.
   std::string broadcast(const std::string& value) const;
 
@@ -73,15 +71,6 @@ class Comm {
   Comm() = default;
   int rank_ = 0, size_ = 1;
 };
-
-// Whether this build can run on several processes.
-constexpr bool mpi_enabled() {
-#ifdef CFDRUN_HAVE_MPI
-  return true;
-#else
-  return false;
-#endif
-}
 
 // A failure every rank has reached together (a non-physical state found by a
 // reduction, a bad case): rank 0 reports it and all ranks exit cleanly.

@@ -91,7 +91,6 @@ class Solver {
   long step() const { return step_; }
   double time() const { return step_ * params_.alpha; }  // in units of dx^2/D
   const GridBlock& grid() const { return grid_; }
-  const Decomposition& decomposition() const { return dec_; }
   const HaloExchange<Real>& halo() const { return halo_; }
   // Points this block writes per step.
   long updates_per_step() const {

@@ -414,7 +414,6 @@ class Solver {
   long step() const { return step_; }
   double time() const { return time_; }
   const GridBlock& grid() const { return grid_; }
-  const Decomposition& decomposition() const { return dec_; }
   const HaloExchange<Real>& halo() const { return halo_; }
   // Cells of this block, updated once per step.
   long updates_per_step() const { return grid_.owned_count(); }

@@ -263,7 +263,6 @@ class Solver {
   double time() const { return full_steps_ * fixed_dt_sod_ + partial_time_; }
   long step() const { return step_; }
   const GridBlock& grid() const { return grid_; }
-  const Decomposition& decomposition() const { return dec_; }
   const HaloExchange<Real>& halo() const { return halo_; }
   // Nodes or cells this block updates per step.
   long updates_per_step() const { return std::max(0L, update_end_ - update_begin_); }
