@@ -58,6 +58,9 @@ long Comm::min(long value) const {
 void Comm::sum(double* values, int count) const {
   if (size_ > 1) check(MPI_Allreduce(MPI_IN_PLACE, values, count, MPI_DOUBLE, MPI_SUM, comm_), "MPI_Allreduce(sum)");
 }
+void Comm::min(double* values, int count) const {
+  if (size_ > 1) check(MPI_Allreduce(MPI_IN_PLACE, values, count, MPI_DOUBLE, MPI_MIN, comm_), "MPI_Allreduce(min)");
+}
 long Comm::sum(long value) const {
   if (size_ > 1) check(MPI_Allreduce(MPI_IN_PLACE, &value, 1, MPI_LONG, MPI_SUM, comm_), "MPI_Allreduce(sum)");
   return value;
@@ -134,6 +137,7 @@ double Comm::min(double value) const { return value; }
 double Comm::max(double value) const { return value; }
 long Comm::min(long value) const { return value; }
 void Comm::sum(double*, int) const {}
+void Comm::min(double*, int) const {}
 long Comm::sum(long value) const { return value; }
 void Comm::barrier() const {}
 void Comm::abort(int) const {}

@@ -37,8 +37,9 @@ class Comm {
   double min(double value) const;
   double max(double value) const;
   long min(long value) const;
-  // Element-wise sums over ranks, in place.
+  // Element-wise sums and minima over ranks, in place.
   void sum(double* values, int count) const;
+  void min(double* values, int count) const;
   double sum(double value) const {
     sum(&value, 1);
     return value;

@@ -1,5 +1,8 @@
 #include "core/hdf5_file.hpp"
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <cstdio>
 #include <stdexcept>
 
@@ -135,6 +138,10 @@ void H5Writer::dataset(const std::string& name, const float* data, const std::ve
   write(name, H5T_NATIVE_FLOAT, data, dims);
 }
 
+void H5Writer::dataset(const std::string& name, const long* data, const std::vector<hsize_t>& dims) {
+  write(name, H5T_NATIVE_LONG, data, dims);
+}
+
 void H5Writer::attribute(const std::string& name, double value) {
   write_attribute(file_, path_, name, H5T_NATIVE_DOUBLE, &value, H5Screate(H5S_SCALAR));
 }
@@ -150,11 +157,20 @@ void H5Writer::attribute(const std::string& name, const std::string& value) {
   write_attribute(file_, path_, name, type.id, data, H5Screate(H5S_SCALAR));
 }
 
-void H5Writer::commit() {
+void H5Writer::commit(bool durable) {
   check(H5Fflush(file_, H5F_SCOPE_GLOBAL), tmp_path_ + ": cannot flush");
   const herr_t closed = H5Fclose(file_);
   file_ = -1;
   check(closed, tmp_path_ + ": cannot close");
+  if (durable) {
+    const int fd = open(tmp_path_.c_str(), O_RDONLY);
+    const bool synced = fd >= 0 && fsync(fd) == 0;
+    if (fd >= 0) close(fd);
+    if (!synced) {
+      std::remove(tmp_path_.c_str());
+      throw std::runtime_error(tmp_path_ + ": cannot flush to disk (fsync)");
+    }
+  }
   if (std::rename(tmp_path_.c_str(), path_.c_str()) != 0) {
     std::remove(tmp_path_.c_str());
     throw std::runtime_error(path_ + ": cannot rename the finished file into place");
@@ -192,6 +208,60 @@ H5Array h5_read_array(const std::string& path, const std::string& dataset) {
   check(H5Dread(set.id, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, out.values.data()),
         path + ": cannot read " + dataset);
   return out;
+}
+
+H5Array h5_read_block(const std::string& path, const std::string& dataset, const std::vector<hsize_t>& offset,
+                      const std::vector<hsize_t>& count) {
+  Handle file = open_read(path);
+  Handle set{check_id(H5Dopen2(file.id, dataset.c_str(), H5P_DEFAULT), path + ": no dataset " + dataset), H5Dclose};
+  Handle space{H5Dget_space(set.id), H5Sclose};
+  H5Array out;
+  const int rank = H5Sget_simple_extent_ndims(space.id);
+  if (rank != static_cast<int>(offset.size()) || rank != static_cast<int>(count.size()))
+    throw std::runtime_error(path + ": dataset " + dataset + " has " + std::to_string(rank) + " dimensions, expected " +
+                             std::to_string(offset.size()));
+  out.dims.resize(rank);
+  H5Sget_simple_extent_dims(space.id, out.dims.data(), nullptr);
+  hsize_t entries = 1;
+  for (int d = 0; d < rank; ++d) {
+    if (offset[d] + count[d] > out.dims[d])
+      throw std::runtime_error(path + ": dataset " + dataset + " is smaller than the grid it should hold");
+    entries *= count[d];
+  }
+  Handle type{H5Dget_type(set.id), H5Tclose};
+  if (H5Tget_class(type.id) != H5T_FLOAT)
+    throw std::runtime_error(path + ": dataset " + dataset + " is not floating point");
+  out.stored_bytes = static_cast<int>(H5Tget_size(type.id));
+  out.values.resize(entries);
+  if (entries == 0) return out;
+  check(H5Sselect_hyperslab(space.id, H5S_SELECT_SET, offset.data(), nullptr, count.data(), nullptr),
+        path + ": bad block of " + dataset);
+  Handle memory{H5Screate_simple(1, &entries, nullptr), H5Sclose};
+  check(H5Dread(set.id, H5T_NATIVE_DOUBLE, memory.id, space.id, H5P_DEFAULT, out.values.data()),
+        path + ": cannot read " + dataset);
+  return out;
+}
+
+std::vector<long> h5_read_integers(const std::string& path, const std::string& dataset) {
+  Handle file = open_read(path);
+  Handle set{check_id(H5Dopen2(file.id, dataset.c_str(), H5P_DEFAULT), path + ": no dataset " + dataset), H5Dclose};
+  Handle space{H5Dget_space(set.id), H5Sclose};
+  const hssize_t count = H5Sget_simple_extent_npoints(space.id);
+  if (count < 0) throw std::runtime_error(path + ": bad dataspace of " + dataset);
+  std::vector<long> out(static_cast<size_t>(count));
+  if (count > 0)
+    check(H5Dread(set.id, H5T_NATIVE_LONG, H5S_ALL, H5S_ALL, H5P_DEFAULT, out.data()),
+          path + ": cannot read " + dataset + " as integers");
+  return out;
+}
+
+bool h5_has_dataset(const std::string& path, const std::string& dataset) {
+  Handle file = open_read(path);
+  // Each link on the way must exist before the next is asked about.
+  size_t slash = 0;
+  while ((slash = dataset.find('/', slash + 1)) != std::string::npos)
+    if (H5Lexists(file.id, dataset.substr(0, slash).c_str(), H5P_DEFAULT) <= 0) return false;
+  return H5Lexists(file.id, dataset.c_str(), H5P_DEFAULT) > 0;
 }
 
 bool h5_has_attribute(const std::string& path, const std::string& name) {

@@ -6,6 +6,8 @@
 #include <mpi.h>
 #endif
 
+#include "core/job_control.hpp"
+
 #include <string>
 #include <vector>
 
@@ -40,6 +42,7 @@ class H5Writer {
   // `name` may contain groups ("fields/u"); dims are slowest first (C order).
   void dataset(const std::string& name, const double* data, const std::vector<hsize_t>& dims);
   void dataset(const std::string& name, const float* data, const std::vector<hsize_t>& dims);
+  void dataset(const std::string& name, const long* data, const std::vector<hsize_t>& dims);
   // One rank's block of a dataset of `dims` (C order), at `offset`, of
   // `count` entries; collective in a parallel file (a rank may write none).
   void block(const std::string& name, const double* data, const std::vector<hsize_t>& dims,
@@ -52,13 +55,16 @@ class H5Writer {
   void attribute(const std::string& name, const std::string& value);
   // The end of the collective part: true on rank 0, which carries on alone.
   bool end_collective();
-  void commit();
+  // Closes and renames the file into place; `durable` also waits until it
+  // is on disk (fsync) first, for files a run must be able to continue from.
+  void commit(bool durable = false);
 
  private:
   void write(const std::string& name, hid_t type, const void* data, const std::vector<hsize_t>& dims);
   void write_block(const std::string& name, hid_t type, const void* data, const std::vector<hsize_t>& dims,
                    const std::vector<hsize_t>& offset, const std::vector<hsize_t>& count);
   std::string path_, tmp_path_;
+  job::TemporaryFile in_progress_{tmp_path_};  // removed by a second SIGINT
   hid_t file_ = -1;
   int rank_ = 0;  // in the communicator of a parallel file; 0 otherwise
 #ifdef CFDRUN_HAVE_PARALLEL_HDF5
@@ -74,6 +80,11 @@ struct H5Array {
 
 // Readers throw std::runtime_error naming the file and object.
 H5Array h5_read_array(const std::string& path, const std::string& dataset);
+// The entries [offset, offset + count) of a dataset (C order), as doubles.
+H5Array h5_read_block(const std::string& path, const std::string& dataset, const std::vector<hsize_t>& offset,
+                      const std::vector<hsize_t>& count);
+std::vector<long> h5_read_integers(const std::string& path, const std::string& dataset);
+bool h5_has_dataset(const std::string& path, const std::string& dataset);
 bool h5_has_attribute(const std::string& path, const std::string& name);
 std::string h5_read_string_attribute(const std::string& path, const std::string& name);
 double h5_read_real_attribute(const std::string& path, const std::string& name);

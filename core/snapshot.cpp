@@ -80,12 +80,16 @@ std::vector<Real> SnapshotSeries::gather(const std::vector<Real>& block) const {
 template std::vector<float> SnapshotSeries::gather(const std::vector<float>&) const;
 template std::vector<double> SnapshotSeries::gather(const std::vector<double>&) const;
 
-template <class Real>
-std::string SnapshotSeries::write(long step, double time, const std::vector<HostField<Real>>& block_fields,
-                                  const Attributes& extra) {
+std::string SnapshotSeries::file_of(long step) const {
   char name[64];
   std::snprintf(name, sizeof name, "%s_%08ld.h5", prefix_.c_str(), step);
-  const std::string path = dir_ + "/" + name;
+  return dir_ + "/" + name;
+}
+
+template <class Real>
+void SnapshotSeries::write_global(const std::string& path, const std::string& group,
+                                  const std::vector<HostField<Real>>& block_fields,
+                                  const std::function<void(H5Writer&)>& rest, bool durable) const {
   // With parallel HDF5 every rank writes its block into the one file;
   // otherwise rank 0 holds one global field at a time, gathered, written
   // and dropped.
@@ -95,7 +99,6 @@ std::string SnapshotSeries::write(long step, double time, const std::vector<Host
   if (parallel) file.emplace(path, dec_.comm.handle());
 #endif
   if (!parallel && dec_.comm.is_root()) file.emplace(path);
-  Entry entry{name, step, time, {}, static_cast<int>(sizeof(Real))};
   std::vector<hsize_t> dims, offset, count;
   for (int d = grid_.ndim - 1; d >= 0; --d) {
     dims.push_back(static_cast<hsize_t>(grid_.n[d]));
@@ -103,56 +106,95 @@ std::string SnapshotSeries::write(long step, double time, const std::vector<Host
     count.push_back(static_cast<hsize_t>(dec_.block.n[d]));
   }
   for (const auto& f : block_fields) {
-    entry.fields.push_back(f.name);
     if (parallel) {
       if (static_cast<long>(f.values.size()) != dec_.block.owned_count())
-        throw std::logic_error("snapshot: field " + f.name + " has the wrong size for its block");
-      file->block("fields/" + f.name, f.values.data(), dims, offset, count);
+        throw std::logic_error("output: field " + f.name + " has the wrong size for its block");
+      file->block(group + "/" + f.name, f.values.data(), dims, offset, count);
       continue;
     }
     const std::vector<Real> values = gather(f.values);
     if (!file) continue;
     if (static_cast<long>(values.size()) != grid_.owned_count())
-      throw std::logic_error("snapshot field " + f.name + " has the wrong size");
-    file->dataset("fields/" + f.name, values.data(), dims);
+      throw std::logic_error("output: field " + f.name + " has the wrong size");
+    file->dataset(group + "/" + f.name, values.data(), dims);
   }
-  if (!file || !file->end_collective()) return path;
+  if (!file || !file->end_collective()) return;
+  rest(*file);
+  file->commit(durable);
+}
 
+template void SnapshotSeries::write_global(const std::string&, const std::string&, const std::vector<HostField<float>>&,
+                                           const std::function<void(H5Writer&)>&, bool) const;
+template void SnapshotSeries::write_global(const std::string&, const std::string&,
+                                           const std::vector<HostField<double>>&, const std::function<void(H5Writer&)>&,
+                                           bool) const;
+
+void SnapshotSeries::write_run_attributes(H5Writer& file, long step, double time) const {
   const char* axis[3] = {"x", "y", "z"};
+  file.attribute("time", time);
+  file.attribute("step", step);
+  file.attribute("solver", info_.solver);
+  file.attribute("precision", info_.precision);
+  file.attribute("layout", info_.layout);
+  file.attribute("execution_space", info_.execution_space);
+  file.attribute("cfdrun_version", std::string(version));
+  file.attribute("git_revision", std::string(git_revision));
+  file.attribute("kokkos_version", kokkos_version_string());
+  file.attribute("configuration", info_.config_yaml);
+  file.attribute("centering", std::string(grid_.centering == Centering::cell ? "cell" : "node"));
   for (int d = 0; d < grid_.ndim; ++d) {
-    std::vector<double> c(grid_.n[d]);
-    for (long k = 0; k < grid_.n[d]; ++k) c[k] = grid_.coordinate(d, grid_.offset[d] + k);
-    file->dataset(std::string("grid/") + axis[d], c.data(), {static_cast<hsize_t>(c.size())});
-    if (grid_.centering == Centering::cell) {
-      std::vector<double> f(grid_.n[d] + 1);
-      for (long k = 0; k <= grid_.n[d]; ++k) f[k] = grid_.face(d, grid_.offset[d] + k);
-      file->dataset(std::string("grid/") + axis[d] + "_faces", f.data(), {static_cast<hsize_t>(f.size())});
-    }
+    file.attribute(std::string("global_n") + axis[d], grid_.global_n[d]);
+    file.attribute(std::string("offset_") + axis[d], grid_.offset[d]);
+    file.attribute(std::string("ranks_") + axis[d], static_cast<long>(dec_.ranks[d]));
   }
-  file->attribute("time", time);
-  file->attribute("step", step);
-  file->attribute("solver", info_.solver);
-  file->attribute("precision", info_.precision);
-  file->attribute("layout", info_.layout);
-  file->attribute("execution_space", info_.execution_space);
-  file->attribute("cfdrun_version", std::string(version));
-  file->attribute("git_revision", std::string(git_revision));
-  file->attribute("kokkos_version", kokkos_version_string());
-  file->attribute("configuration", info_.config_yaml);
-  file->attribute("centering", std::string(grid_.centering == Centering::cell ? "cell" : "node"));
-  for (int d = 0; d < grid_.ndim; ++d) {
-    file->attribute(std::string("global_n") + axis[d], grid_.global_n[d]);
-    file->attribute(std::string("offset_") + axis[d], grid_.offset[d]);
-    file->attribute(std::string("ranks_") + axis[d], static_cast<long>(dec_.ranks[d]));
-  }
-  file->attribute("ranks", static_cast<long>(dec_.comm.size()));
-  file->attribute("process_grid", dec_.process_grid());
-  file->attribute("writer", std::string(parallel ? "parallel HDF5" : "rank 0"));
-  for (const auto& [key, value] : extra) file->attribute(key, value);
-  file->commit();
+  file.attribute("ranks", static_cast<long>(dec_.comm.size()));
+  file.attribute("process_grid", dec_.process_grid());
+  file.attribute("writer", std::string(parallel_writer() ? "parallel HDF5" : "rank 0"));
+}
 
-  entries_.push_back(entry);
-  write_xdmf();
+template <class Real>
+void SnapshotSeries::write_snapshot(const std::string& path, long step, double time,
+                                    const std::vector<HostField<Real>>& fields, const Attributes& extra,
+                                    const std::string& fault) const {
+  write_global(path, "fields", fields, [&](H5Writer& file) {
+    const char* axis[3] = {"x", "y", "z"};
+    for (int d = 0; d < grid_.ndim; ++d) {
+      std::vector<double> c(grid_.n[d]);
+      for (long k = 0; k < grid_.n[d]; ++k) c[k] = grid_.coordinate(d, grid_.offset[d] + k);
+      file.dataset(std::string("grid/") + axis[d], c.data(), {static_cast<hsize_t>(c.size())});
+      if (grid_.centering == Centering::cell) {
+        std::vector<double> f(grid_.n[d] + 1);
+        for (long k = 0; k <= grid_.n[d]; ++k) f[k] = grid_.face(d, grid_.offset[d] + k);
+        file.dataset(std::string("grid/") + axis[d] + "_faces", f.data(), {static_cast<hsize_t>(f.size())});
+      }
+    }
+    write_run_attributes(file, step, time);
+    if (!fault.empty()) file.attribute("fault", fault);
+    for (const auto& [key, value] : extra) file.attribute(key, value);
+  });
+}
+
+template <class Real>
+std::string SnapshotSeries::write(long step, double time, const std::vector<HostField<Real>>& fields,
+                                  const Attributes& extra) {
+  const std::string path = file_of(step);
+  write_snapshot(path, step, time, fields, extra, "");
+  field_names_.clear();
+  for (const auto& f : fields) field_names_.push_back(f.name);
+  bytes_ = static_cast<int>(sizeof(Real));
+  if (!entries_.empty() && entries_.back().step == step) entries_.pop_back();
+  entries_.push_back({path.substr(dir_.size() + 1), step, time});
+  if (dec_.comm.is_root()) write_xdmf();
+  return path;
+}
+
+template <class Real>
+std::string SnapshotSeries::write_diagnosis(long step, double time, const std::vector<HostField<Real>>& fields,
+                                            const std::string& fault) {
+  char name[64];
+  std::snprintf(name, sizeof name, "diagnosis_%08ld.h5", step);
+  const std::string path = dir_ + "/" + name;
+  write_snapshot(path, step, time, fields, {}, fault);
   return path;
 }
 
@@ -160,6 +202,24 @@ template std::string SnapshotSeries::write<float>(long, double, const std::vecto
                                                   const Attributes&);
 template std::string SnapshotSeries::write<double>(long, double, const std::vector<HostField<double>>&,
                                                    const Attributes&);
+template std::string SnapshotSeries::write_diagnosis<float>(long, double, const std::vector<HostField<float>>&,
+                                                            const std::string&);
+template std::string SnapshotSeries::write_diagnosis<double>(long, double, const std::vector<HostField<double>>&,
+                                                             const std::string&);
+
+std::vector<SnapshotSeries::Record> SnapshotSeries::records() const {
+  std::vector<Record> out;
+  for (const auto& e : entries_) out.push_back({e.step, e.time});
+  return out;
+}
+
+void SnapshotSeries::resume(const std::vector<Record>& records, const std::vector<std::string>& fields, int bytes) {
+  entries_.clear();
+  for (const auto& r : records) entries_.push_back({file_of(r.step).substr(dir_.size() + 1), r.step, r.time});
+  field_names_ = fields;
+  bytes_ = bytes;
+  if (dec_.comm.is_root()) write_xdmf();
+}
 
 void SnapshotSeries::write_xdmf() const {
   // XDMF's 2DRectMesh takes dimensions slowest first; a 1D run is a strip one
@@ -189,9 +249,9 @@ void SnapshotSeries::write_xdmf() const {
         << ":/grid/y" << suffix << "</DataItem>\n";
     }
     x << "    </Geometry>\n";
-    for (const auto& f : e.fields) {
+    for (const auto& f : field_names_) {
       x << "    <Attribute Name=\"" << f << "\" AttributeType=\"Scalar\" Center=\"" << (cell ? "Cell" : "Node")
-        << "\">\n     <DataItem Dimensions=\"" << ny << " " << nx << "\" NumberType=\"Float\" Precision=\"" << e.bytes
+        << "\">\n     <DataItem Dimensions=\"" << ny << " " << nx << "\" NumberType=\"Float\" Precision=\"" << bytes_
         << "\" Format=\"HDF\">" << e.file << ":/fields/" << f << "</DataItem>\n    </Attribute>\n";
     }
     x << "   </Grid>\n";
@@ -199,6 +259,7 @@ void SnapshotSeries::write_xdmf() const {
   x << "  </Grid>\n </Domain>\n</Xdmf>\n";
 
   const std::string tmp = xdmf_path_ + ".tmp";
+  job::TemporaryFile in_progress(tmp);
   {
     std::ofstream out(tmp);
     out << x.str();
@@ -225,20 +286,55 @@ std::vector<KeySpec> output_keys() {
       {"output.overwrite", KeyType::boolean, "false",
        "replace the results of an earlier run in output.dir (same as --overwrite)"},
       {"output.progress_seconds", KeyType::real, "5", "seconds between progress lines on long runs (0: none)", {}, 0},
+      {"output.checkpoint_every",
+       KeyType::integer,
+       "0",
+       "write checkpoint_<step>.h5 every this many steps, to continue with --restart (0: none)",
+       {},
+       0},
+      {"output.checkpoint_interval",
+       KeyType::real,
+       "0",
+       "write a checkpoint at the first step at or after every multiple of this simulated time (0: none)",
+       {},
+       0},
+      {"output.checkpoint_wall_seconds",
+       KeyType::real,
+       "0",
+       "write a checkpoint every this many seconds of wall-clock time (0: none)",
+       {},
+       0},
+      {"output.checkpoint_keep",
+       KeyType::integer,
+       "0",
+       "keep only the newest this many checkpoints of the run, removing older ones (0: keep all)",
+       {},
+       0},
+      {"output.checkpoint_at_end", KeyType::boolean, "true",
+       "write a checkpoint of the final state, so that the run can be continued to a later end time"},
   };
 }
 
-OutputSettings open_output(const Config& config, const std::string& case_name, const Comm& comm) {
+OutputSettings open_output(const Config& config, const std::string& case_name, const Comm& comm, bool continuing) {
   OutputSettings s;
   s.dir = config.get_string("output.dir");
   s.every = config.get_int("output.every");
   s.overwrite = config.get_bool("output.overwrite");
   s.progress_seconds = config.get_real("output.progress_seconds");
+  s.checkpoint_every = config.get_int("output.checkpoint_every");
+  s.checkpoint_interval = config.get_real("output.checkpoint_interval");
+  s.checkpoint_wall_seconds = config.get_real("output.checkpoint_wall_seconds");
+  s.checkpoint_keep = config.get_int("output.checkpoint_keep");
+  s.checkpoint_at_end = config.get_bool("output.checkpoint_at_end");
   if (s.dir.empty()) s.dir = case_name + ".out";
   std::string refused;
   if (comm.is_root()) {
     try {
-      prepare_output_dir(s.dir, s.overwrite);
+      if (continuing) {
+        if (!fs::is_directory(s.dir)) throw std::runtime_error(s.dir + ": the run's output folder is gone");
+      } else {
+        prepare_output_dir(s.dir, s.overwrite);
+      }
     } catch (const std::exception& e) {
       refused = e.what();
     }

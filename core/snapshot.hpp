@@ -7,6 +7,7 @@
 #include "core/decomposition.hpp"
 #include "core/grid.hpp"
 
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -25,11 +26,14 @@ struct RunInfo {
 // One field on the owned entries of a block, x fastest (C order [nz][ny][nx]).
 template <class Real>
 struct HostField {
+  using value_type = Real;
   std::string name;
   std::vector<Real> values;
 };
 
 using Attributes = std::vector<std::pair<std::string, double>>;
+
+class H5Writer;
 
 // Prepares an output folder. An existing folder that holds cfdrun output is
 // only reused when `overwrite` is set; its old outputs are then removed.
@@ -45,12 +49,45 @@ class SnapshotSeries {
   SnapshotSeries(std::string dir, std::string prefix, const Decomposition& dec, RunInfo info);
 
   // Writes <dir>/<prefix>_<step>.h5 and rewrites <dir>/<prefix>.xdmf; collective.
-  // Returns the file path.
+  // A snapshot of the step of the last one replaces it. Returns the file path.
   template <class Real>
   std::string write(long step, double time, const std::vector<HostField<Real>>& fields, const Attributes& extra = {});
+  // The fields of a state that is not physical, for diagnosis: written as a
+  // snapshot named diagnosis_<step>.h5 with the attribute `fault`, not listed
+  // in the series. Collective; returns the file path.
+  template <class Real>
+  std::string write_diagnosis(long step, double time, const std::vector<HostField<Real>>& fields,
+                              const std::string& fault);
+
+  // One HDF5 file of global datasets <group>/<name>, one per field, from the
+  // blocks of all ranks (parallel HDF5 or gathered to rank 0), then on rank 0
+  // alone `rest` (attributes, more datasets) and the commit. Collective.
+  template <class Real>
+  void write_global(const std::string& path, const std::string& group, const std::vector<HostField<Real>>& fields,
+                    const std::function<void(H5Writer&)>& rest, bool durable = false) const;
+  // The attributes every file of the run carries: time, step, solver,
+  // build, configuration, grid and ranks.
+  void write_run_attributes(H5Writer& file, long step, double time) const;
+
+  // The snapshots written so far (or resumed), oldest first.
+  struct Record {
+    long step;
+    double time;
+  };
+  std::vector<Record> records() const;
+  const std::vector<std::string>& field_names() const { return field_names_; }
+  // A run continued from a checkpoint: the snapshots listed there are the
+  // series so far (files <prefix>_<step>.h5 holding `fields`, in the precision
+  // `bytes`); the XDMF index is rewritten on rank 0.
+  void resume(const std::vector<Record>& records, const std::vector<std::string>& fields, int bytes);
 
   const std::string& xdmf_path() const { return xdmf_path_; }
   const std::string& dir() const { return dir_; }
+  const std::string& prefix() const { return prefix_; }
+  const RunInfo& info() const { return info_; }
+  const Decomposition& decomposition() const { return dec_; }
+  // The path of the snapshot of `step`.
+  std::string file_of(long step) const;
   // The blocks of all ranks assembled into the global array on rank 0 (x
   // fastest); empty on the other ranks.
   template <class Real>
@@ -61,9 +98,10 @@ class SnapshotSeries {
     std::string file;
     long step;
     double time;
-    std::vector<std::string> fields;
-    int bytes;
   };
+  template <class Real>
+  void write_snapshot(const std::string& path, long step, double time, const std::vector<HostField<Real>>& fields,
+                      const Attributes& extra, const std::string& fault) const;
   void write_xdmf() const;
   bool parallel_writer() const;
 
@@ -72,6 +110,8 @@ class SnapshotSeries {
   GridBlock grid_;  // the global grid
   RunInfo info_;
   std::vector<Entry> entries_;
+  std::vector<std::string> field_names_;
+  int bytes_ = 8;
 };
 
 }  // namespace cfd
@@ -84,11 +124,21 @@ struct OutputSettings {
   long every = 0;   // snapshot every N steps; 0 = initial and final only
   bool overwrite = false;
   double progress_seconds = 5;
+  // Checkpoints (core/checkpoint.hpp): every N steps, every T of simulated
+  // time, every S seconds of wall clock, at the end; the newest `keep` of
+  // them kept (0: all).
+  long checkpoint_every = 0;
+  double checkpoint_interval = 0;
+  double checkpoint_wall_seconds = 0;
+  long checkpoint_keep = 0;
+  bool checkpoint_at_end = true;
 };
 std::vector<KeySpec> output_keys();
 // The output section of a case, its folder resolved (an empty output.dir
 // means "<case_name>.out") and prepared by prepare_output_dir on rank 0; a
-// refusal there ends every rank with the same message.
-OutputSettings open_output(const Config& config, const std::string& case_name, const Comm& comm = Comm::world());
+// refusal there ends every rank with the same message. A run that continues
+// from a checkpoint (`continuing`) writes into the folder as it is.
+OutputSettings open_output(const Config& config, const std::string& case_name, const Comm& comm = Comm::world(),
+                           bool continuing = false);
 
 }  // namespace cfd

@@ -65,12 +65,16 @@ struct SolveTimings {
 // interval <= 0.
 class Progress {
  public:
-  Progress(bool quiet, double interval_s, long total_steps, long updates_per_step, double end_time = 0)
+  // A run continued from a checkpoint starts at `first_step`, `first_time`.
+  Progress(bool quiet, double interval_s, long total_steps, long updates_per_step, double end_time = 0,
+           long first_step = 0, double first_time = 0)
       : enabled_(!quiet && interval_s > 0),
         interval_s_(interval_s),
         total_steps_(total_steps),
         updates_per_step_(updates_per_step),
-        end_time_(end_time) {}
+        end_time_(end_time),
+        first_step_(first_step),
+        first_time_(first_time) {}
 
   void update(long step, double time, double dt) {
     if (!enabled_) return;
@@ -78,10 +82,16 @@ class Progress {
     if (now - last_ < interval_s_) return;
     last_ = now;
     const double done = end_time_ > 0 ? time / end_time_ : static_cast<double>(step) / total_steps_;
-    const double eta = done > 0 ? now * (1 - done) / done : 0.0;
-    std::printf("[progress] step %ld (%.1f%%)  t = %.6g  dt = %.4g  %.3g cell-updates/s  ETA %02d:%02d:%02d\n", step,
-                100.0 * done, time, dt, now > 0 ? static_cast<double>(updates_per_step_) * step / now : 0.0,
-                static_cast<int>(eta) / 3600, static_cast<int>(eta) / 60 % 60, static_cast<int>(eta) % 60);
+    // The rate of this run's own steps gives the time left.
+    const double start = end_time_ > 0 ? first_time_ / end_time_ : static_cast<double>(first_step_) / total_steps_;
+    const double eta = done > start ? now * (1 - done) / (done - start) : 0.0;
+    const double rate = now > 0 ? static_cast<double>(updates_per_step_) * (step - first_step_) / now : 0.0;
+    char left[32] = "--:--:--";
+    if (eta < 1e6)
+      std::snprintf(left, sizeof left, "%02ld:%02ld:%02ld", static_cast<long>(eta) / 3600,
+                    static_cast<long>(eta) / 60 % 60, static_cast<long>(eta) % 60);
+    std::printf("[progress] step %ld (%.1f%%)  t = %.6g  dt = %.4g  %.3g cell-updates/s  ETA %s\n", step, 100.0 * done,
+                time, dt, rate, left);
     std::fflush(stdout);
   }
 
@@ -90,6 +100,8 @@ class Progress {
   double interval_s_;
   long total_steps_, updates_per_step_;
   double end_time_;
+  long first_step_;
+  double first_time_;
   Stopwatch clock_;
   double last_ = 0;
 };

@@ -2,6 +2,7 @@
 // function. Adding a solver is one entry here.
 #pragma once
 
+#include "core/checkpoint.hpp"
 #include "core/config.hpp"
 
 #include <string>
@@ -12,6 +13,7 @@ namespace cfd {
 struct RunContext {
   std::string case_name;  // case file name without folder and extension
   bool quiet = false;
+  const CheckpointHeader* restart = nullptr;  // continue from this checkpoint (cfdrun --restart)
 };
 
 struct SolverEntry {

@@ -1,6 +1,8 @@
 // cfdrun: runs one CFD case described in a YAML file and writes HDF5 + XDMF.
+#include "core/checkpoint.hpp"
 #include "core/comm.hpp"
 #include "core/config.hpp"
+#include "core/job_control.hpp"
 #include "core/parallel.hpp"
 #include "core/version.hpp"
 #include "physics/solvers.hpp"
@@ -16,6 +18,7 @@
 namespace {
 
 const char* usage_text = R"(usage: cfdrun CASE.yaml [options]
+       cfdrun --restart OUTPUT/checkpoint_<step>.h5 [--set KEY=VALUE ...] [options]
        cfdrun --list-keys [SOLVER] [--markdown]
        cfdrun --version | --help
 
@@ -28,6 +31,14 @@ Options:
                            --set grid.nx=1024 --set diffusion.precision=fp32
   --output DIR             write results to DIR (same as --set output.dir=DIR)
   --overwrite              replace the results of an earlier run in the output folder
+  --restart CHECKPOINT     continue the run saved in CHECKPOINT (an output folder's
+                           checkpoint_<step>.h5) in the same folder: the snapshot
+                           series, XDMF index and history carry on from its step,
+                           with the bits an uninterrupted run gives. --set may change
+                           time.steps, time.end_time, output.* cadence, run.* and
+                           parallel.* (any rank count); other keys are fixed
+  --wall-time HH:MM:SS     stop before this much wall-clock time has passed, leaving
+                           a checkpoint (same as --set run.wall_time=...)
   --validate               check the case, print the resolved configuration
                            (every key with its value or default) and stop
   --quiet, -q              print nothing but errors
@@ -43,11 +54,20 @@ block per rank (keys parallel.ranks_x/ranks_y fix the process grid; one GPU
 per rank on GPU builds); the results are the same bits on any rank count.
 docs/parallel.md has the details.
 
+Checkpoints and job control: every run leaves checkpoint_<step>.h5 of its final
+state (output.checkpoint_at_end), and more with output.checkpoint_every,
+checkpoint_interval or checkpoint_wall_seconds. SIGTERM, SIGINT and SIGUSR1
+finish the current step, write a checkpoint and exit with status 3; a second
+SIGINT exits at once. Under mpirun prefer SIGUSR1 (mpirun forwards it as is).
+
 Solvers:
 )";
 
 const char* usage_tail = R"(
-Exit status: 0 on success, 1 when a run fails, 2 for a bad command line or case file.
+Exit status: 0 on success; 1 when a run fails (a non-physical state also leaves
+diagnosis_<step>.h5); 2 for a bad command line, case file or checkpoint; 3 when
+a signal or the wall-time limit stopped the run after writing a checkpoint
+(continue it with --restart).
 Errors in a case file name the file, line, column and key. docs/user-guide.md
 describes every key; docs/output-format.md the files written.
 )";
@@ -77,6 +97,7 @@ int usage_error(const std::string& message) {
 }  // namespace
 
 int main(int argc, char* argv[]) {
+  cfd::job::process_seconds();  // the wall-time limit counts from here
   cfd::MpiSession mpi(argc, argv);
   const cfd::Comm world = cfd::Comm::world();
   root = world.is_root();
@@ -85,7 +106,8 @@ int main(int argc, char* argv[]) {
   std::vector<std::string> overrides;
   std::vector<char*> kokkos_args{argv[0]};
   bool validate = false, quiet = false, list_keys = false, markdown = false;
-  std::string list_solver;
+  std::string list_solver, restart_file;
+  std::vector<std::string> user_sets;  // keys the user set, for --restart
 
   for (int k = 1; k < argc; ++k) {
     const std::string a = argv[k];
@@ -100,17 +122,26 @@ int main(int argc, char* argv[]) {
       } else if (a == "--version") {
         print_version();
         return 0;
-      } else if (a == "--set") {
-        const std::string v = value("--set");
-        cfd::split_override(v);
+      } else if (a == "--set" || a.rfind("--set=", 0) == 0) {
+        const std::string v = a == "--set" ? value("--set") : a.substr(6);
+        user_sets.push_back(cfd::split_override(v).first);
         overrides.push_back(v);
-      } else if (a.rfind("--set=", 0) == 0) {
-        cfd::split_override(a.substr(6));
-        overrides.push_back(a.substr(6));
       } else if (a == "--output") {
         overrides.push_back("output.dir=" + value("--output"));
+        user_sets.push_back("output.dir");
       } else if (a == "--overwrite") {
         overrides.push_back("output.overwrite=true");
+        user_sets.push_back("output.overwrite");
+      } else if (a == "--restart") {
+        restart_file = value("--restart");
+      } else if (a == "--wall-time") {
+        const std::string v = value("--wall-time");
+        try {
+          cfd::job::parse_wall_time(v);
+        } catch (const std::invalid_argument& e) {
+          throw std::invalid_argument(std::string("--wall-time ") + e.what());
+        }
+        overrides.push_back("run.wall_time=" + v);
       } else if (a == "--validate") {
         validate = true;
       } else if (a == "--quiet" || a == "-q") {
@@ -152,11 +183,36 @@ int main(int argc, char* argv[]) {
     if (!listed) return usage_error("--list-keys: no solver named '" + list_solver + "'");
     return 0;
   }
-  if (case_file.empty()) return usage_error("no case file given (try 'cfdrun config/diffusion.yaml')");
+  if (case_file.empty() && restart_file.empty())
+    return usage_error("no case file given (try 'cfdrun config/diffusion.yaml')");
+  if (!case_file.empty() && !restart_file.empty())
+    return usage_error("--restart continues the run stored in the checkpoint; give no case file ('" + case_file + "')");
 
   cfd::Config config;
+  cfd::CheckpointHeader checkpoint;
   try {
-    config = cfd::Config::from_file(case_file, overrides, cfd::solver_keys);
+    if (restart_file.empty()) {
+      config = cfd::Config::from_file(case_file, overrides, cfd::solver_keys);
+    } else {
+      checkpoint = cfd::read_checkpoint_header(restart_file);
+      for (const auto& key : user_sets)
+        if (!cfd::changeable_on_restart(key))
+          throw cfd::ConfigError(
+              "command line (--" +
+              std::string(key == "output.dir"         ? "output"
+                          : key == "output.overwrite" ? "overwrite"
+                                                      : "set " + key) +
+              "): error: '" + key +
+              "' cannot change when a run continues from a checkpoint (the run continues in the checkpoint's "
+              "folder with its grid, physics and numerics); --set may change time.steps, time.end_time, "
+              "output.every, output.time_interval, output.history_every, output.progress_seconds, "
+              "output.checkpoint_*, run.* and parallel.*");
+      // The run continues in the folder that holds the checkpoint.
+      std::string dir = std::filesystem::path(restart_file).parent_path().string();
+      overrides.push_back("output.dir=" + (dir.empty() ? std::string(".") : dir));
+      config = cfd::Config::from_string(checkpoint.configuration, restart_file + " (stored configuration)", overrides,
+                                        cfd::solver_keys);
+    }
     for (const auto& s : cfd::solvers())
       if (config.solver() == s.name) s.check(config);
   } catch (const cfd::ConfigError& e) {
@@ -164,14 +220,22 @@ int main(int argc, char* argv[]) {
     return 2;
   }
   if (validate) {
-    std::printf("# %s: valid; resolved configuration (defaults filled in)\n%s", case_file.c_str(),
-                config.resolved_yaml().c_str());
+    std::printf("# %s: valid; resolved configuration (defaults filled in)\n%s",
+                (case_file.empty() ? restart_file : case_file).c_str(), config.resolved_yaml().c_str());
     return 0;
   }
 
   cfd::RunContext context;
   context.case_name = std::filesystem::path(case_file).stem().string();
   context.quiet = quiet || !root;
+  if (!restart_file.empty()) {
+    context.case_name = checkpoint.case_name;
+    context.restart = &checkpoint;
+    if (!context.quiet)
+      std::printf("continuing from %s: step %ld, t = %s\n", restart_file.c_str(), checkpoint.step,
+                  cfd::format_real(checkpoint.time).c_str());
+  }
+  cfd::job::install_signal_handlers();
   int status = 1;
   int kargc = static_cast<int>(kokkos_args.size());
   cfd::KokkosSession kokkos(kargc, kokkos_args.data());
@@ -181,6 +245,9 @@ int main(int argc, char* argv[]) {
   } catch (const cfd::ConfigError& e) {  // every rank finds the same (a process grid that cannot work)
     if (root) std::fprintf(stderr, "%s\n", e.what());
     status = 2;
+  } catch (const cfd::RunStopped& e) {  // every rank, after the checkpoint
+    if (root) std::fprintf(stderr, "cfdrun: %s\n", e.what());
+    status = cfd::exit_stopped;
   } catch (const cfd::CollectiveError& e) {  // every rank stops here together
     if (root) std::fprintf(stderr, "cfdrun: error: %s\n", e.what());
     status = 1;

@@ -1,6 +1,7 @@
 #include "physics/diffusion/diffusion_params.hpp"
 
 #include "core/decomposition.hpp"
+#include "core/job_control.hpp"
 #include "core/snapshot.hpp"
 
 namespace cfd::diffusion {
@@ -38,6 +39,7 @@ std::vector<KeySpec> keys() {
        "also write the final field in the original's text format (diffusion_final.txt)"},
   };
   for (auto& o : output_keys()) k.push_back(o);
+  for (auto& o : run_keys()) k.push_back(o);
   for (auto& o : parallel_keys(2)) k.push_back(o);
   return k;
 }

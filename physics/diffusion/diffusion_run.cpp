@@ -16,7 +16,7 @@ namespace {
 template <class Real, class Layout>
 int run_case(const Config& config, const Params& p, const RunContext& context) {
   const Decomposition dec = decompose_case(config, make_grid(p), periodic);
-  const OutputSettings out = open_output(config, context.case_name, dec.comm);
+  const OutputSettings out = open_output(config, context.case_name, dec.comm, context.restart != nullptr);
   const bool talk = !context.quiet && dec.comm.is_root();
   const RunInfo info{"diffusion", name(p.precision), name(p.layout), ExecSpace::name(), config.resolved_yaml()};
   const std::string ranks = describe_ranks(dec);
@@ -29,7 +29,7 @@ int run_case(const Config& config, const Params& p, const RunContext& context) {
 
   Solver<Real, Layout> solver(p, dec);
   SnapshotSeries series(out.dir, "diffusion", dec, info);
-  TimeLoop loop = TimeLoop::with_output(out, context.quiet);
+  TimeLoop loop = TimeLoop::for_case(config, out, context.quiet, context.case_name, context.restart);
   loop.steps = p.steps;
   double mass = 0, peak = 0;
   HooksFor<Solver<Real, Layout>> hooks;

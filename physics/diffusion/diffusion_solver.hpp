@@ -4,6 +4,7 @@
 // per step.
 #pragma once
 
+#include "core/checkpoint.hpp"
 #include "core/decomposition.hpp"
 #include "core/grid.hpp"
 #include "core/halo.hpp"
@@ -68,7 +69,42 @@ class Solver {
   // One step; the step size is fixed by alpha (dt is the driver's, alpha).
   void advance(double) { advance_steps(1); }
   double stable_dt() const { return params_.alpha; }
-  std::string fault() const { return ""; }  // alpha <= 0.25 keeps the scheme stable
+  // alpha <= 0.25 keeps the scheme stable; NaN or Inf can still come from
+  // the input (or a broken device), and are reported at the first point.
+  std::string fault() const {
+    auto u = u_;
+    const long nx = grid_.n[0], x0 = grid_.begin(0), y0 = grid_.begin(1);
+    const long gx = grid_.global_n[0], ox = grid_.offset[0], oy = grid_.offset[1];
+    long first = Kokkos::reduction_identity<long>::min();
+    Kokkos::parallel_reduce(
+        "diffusion::find_non_finite", Kokkos::RangePolicy<ExecSpace>(0, grid_.owned_count()),
+        KOKKOS_LAMBDA(const long k, long& bad) {
+          const long i = k % nx, j = k / nx;
+          const Real v = u(x0 + i, y0 + j);
+          const long flat = (oy + j) * gx + ox + i;
+          if (!(v - v == Real(0)) && flat < bad) bad = flat;  // NaN or Inf
+        },
+        Kokkos::Min<long>(first));
+    first = dec_.comm.min(first);
+    if (first == Kokkos::reduction_identity<long>::min()) return "";
+    return "non-finite value at step " + std::to_string(step_) + ", point (i, j) = (" + std::to_string(first % gx + 1) +
+           ", " + std::to_string(first / gx + 1) + ")";
+  }
+
+  // The field is the whole state.
+  std::vector<HostField<Real>> state() const { return fields(); }
+  Attributes clock() const { return {{"step", static_cast<double>(step_)}}; }
+  void restore(const std::vector<HostField<Real>>& state, const Attributes& clock) {
+    auto host = Kokkos::create_mirror_view(u_);
+    Kokkos::deep_copy(host, Real(0));
+    size_t k = 0;
+    for (long j = grid_.begin(1); j < grid_.end(1); ++j)
+      for (long i = grid_.begin(0); i < grid_.end(0); ++i) host(i, j) = state.at(0).values.at(k++);
+    Kokkos::deep_copy(u_, host);
+    // v's interior is written before it is read; its edges stay 0 as u's.
+    Kokkos::deep_copy(v_, Real(0));
+    step_ = static_cast<long>(clock_value(clock, "step"));
+  }
 
   // The current field on the owned points, x fastest.
   std::vector<HostField<Real>> fields() const { return {{"u", to_host()}}; }

@@ -1,5 +1,6 @@
 #include "physics/euler2d/euler2d_params.hpp"
 
+#include "core/job_control.hpp"
 #include "core/snapshot.hpp"
 
 namespace cfd::euler2d {
@@ -84,6 +85,7 @@ std::vector<KeySpec> keys() {
        0},
   };
   for (auto& o : output_keys()) k.push_back(o);
+  for (auto& o : run_keys()) k.push_back(o);
   for (auto& o : parallel_keys(2)) k.push_back(o);
   return k;
 }

@@ -3,6 +3,7 @@
 // of the method: primitives, ghost cells, x and y fluxes, update, new dt.
 #pragma once
 
+#include "core/checkpoint.hpp"
 #include "core/decomposition.hpp"
 #include "core/grid.hpp"
 #include "core/halo.hpp"
@@ -292,15 +293,14 @@ class Solver {
     return {1, 0, 0, 0, 1};
   }
 
-  // dt = cfl * min over the cells of all ranks of min(dx/(|vx|+c), dy/(|vy|+c));
-  // negative when a cell is not physical. The minimum is exact, so every rank
-  // count gives the same dt.
+  // dt = cfl * min over this block's cells of min(dx/(|vx|+c), dy/(|vy|+c));
+  // negative when a cell is not physical. The driver takes the minimum over
+  // ranks, which is exact, so every rank count gives the same dt.
   double stable_dt() const {
     const Real local = min_2d<Kokkos::Iterate::Right, Real>("euler2d::new_dt", int(grid_.begin(1)), int(grid_.end(1)),
                                                             int(grid_.begin(0)), int(grid_.end(0)), 1,
                                                             MaxStableDt<Real>{w_, dx_, dy_, Real(p_.gamma)});
-    const double dt = dec_.comm.min(local < Real(0) || !(local == local) ? -1.0 : static_cast<double>(local));
-    return dt < 0 ? -1.0 : p_.cfl * dt;
+    return local < Real(0) || !(local == local) ? -1.0 : p_.cfl * static_cast<double>(local);
   }
 
   // First cell (i, j) of the global grid, 0-based, that is not physical, over all ranks.
@@ -320,12 +320,23 @@ class Solver {
     return {first % nx, first / nx};
   }
 
+  // The first cell of the global grid that is not physical, its density and
+  // pressure; "" if none.
   std::string fault() const {
     const auto [i, j] = bad_cell();
     if (i < 0) return "";
-    return "non-physical state (density or pressure not positive, or NaN) at step " + std::to_string(step_) +
-           ", t = " + std::to_string(time_) + ", cell (i, j) = (" + std::to_string(i + 1) + ", " +
-           std::to_string(j + 1) + ")";
+    // The rank that holds the cell reads its values; the others add zeros.
+    double values[2] = {0, 0};
+    const long li = i - grid_.offset[0] + grid_.begin(0), lj = j - grid_.offset[1] + grid_.begin(1);
+    if (li >= grid_.begin(0) && li < grid_.end(0) && lj >= grid_.begin(1) && lj < grid_.end(1)) {
+      auto cell = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), Kokkos::subview(w_, Kokkos::ALL, lj, li));
+      values[0] = cell(IDN);
+      values[1] = cell(IPR);
+    }
+    dec_.comm.sum(values, 2);
+    return "non-physical state at step " + std::to_string(step_) + ", t = " + format_real(time_) + ": cell (i, j) = (" +
+           std::to_string(i + 1) + ", " + std::to_string(j + 1) + ") has density " + format_real(values[0]) +
+           " and pressure " + format_real(values[1]);
   }
 
   void advance(double dt) {
@@ -403,6 +414,34 @@ class Solver {
       for (long j = grid_.begin(1); j < grid_.end(1); ++j)
         for (long i = grid_.begin(0); i < grid_.end(0); ++i) out.push_back(host(v, j, i));
     return out;
+  }
+
+  // The conserved state of this block's cells on the host, x fastest: what
+  // a checkpoint holds.
+  std::vector<HostField<Real>> state() const {
+    auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), u_);
+    std::vector<HostField<Real>> out{{"rho", {}}, {"mom_x", {}}, {"mom_y", {}}, {"mom_z", {}}, {"energy", {}}};
+    for (int v = 0; v < NCONS; ++v) {
+      out[v].values.reserve(grid_.owned_count());
+      for (long j = grid_.begin(1); j < grid_.end(1); ++j)
+        for (long i = grid_.begin(0); i < grid_.end(0); ++i) out[v].values.push_back(host(v, j, i));
+    }
+    return out;
+  }
+  Attributes clock() const { return {{"step", static_cast<double>(step_)}, {"time", time_}}; }
+  // Continues from a checkpoint's state: the primitives follow from it as
+  // after a step, and the ghosts travel at the start of the next stage.
+  void restore(const std::vector<HostField<Real>>& state, const Attributes& clock) {
+    auto host = Kokkos::create_mirror_view(u_);
+    for (int v = 0; v < NCONS; ++v) {
+      size_t k = 0;
+      for (long j = grid_.begin(1); j < grid_.end(1); ++j)
+        for (long i = grid_.begin(0); i < grid_.end(0); ++i) host(v, j, i) = state.at(v).values.at(k++);
+    }
+    Kokkos::deep_copy(u_, host);
+    step_ = static_cast<long>(clock_value(clock, "step"));
+    time_ = clock_value(clock, "time");
+    primitives(u_);
   }
 
   void release() {

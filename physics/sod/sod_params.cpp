@@ -1,5 +1,6 @@
 #include "physics/sod/sod_params.hpp"
 
+#include "core/job_control.hpp"
 #include "core/snapshot.hpp"
 
 #include <cmath>
@@ -101,6 +102,7 @@ std::vector<KeySpec> keys() {
       {"state.diaphragm", KeyType::real, "0.5", "diaphragm position as a fraction of the tube", {}, 0, 1},
   };
   for (auto& o : output_keys()) k.push_back(o);
+  for (auto& o : run_keys()) k.push_back(o);
   for (auto& o : parallel_keys(1)) k.push_back(o);
   return k;
 }

@@ -36,7 +36,7 @@ void write_text(const std::string& path, const Params& p, const Profiles& prof) 
 template <class Real, class Layout>
 int run_case(const Config& config, const Params& p, const RunContext& context) {
   const Decomposition dec = decompose_case(config, make_grid(p), periodic(p));
-  const OutputSettings out = open_output(config, context.case_name, dec.comm);
+  const OutputSettings out = open_output(config, context.case_name, dec.comm, context.restart != nullptr);
   const bool talk = !context.quiet && dec.comm.is_root();
   const RunInfo info{"sod", p.fp32 ? "fp32" : "fp64", name(p.layout), ExecSpace::name(), config.resolved_yaml()};
   const std::string ranks = describe_ranks(dec);
@@ -48,12 +48,12 @@ int run_case(const Config& config, const Params& p, const RunContext& context) {
 
   Solver<Real, Layout> solver(p, dec);
   SnapshotSeries series(out.dir, "sod", dec, info);
-  TimeLoop loop = TimeLoop::with_output(out, context.quiet);
+  TimeLoop loop = TimeLoop::for_case(config, out, context.quiet, context.case_name, context.restart);
   loop.steps = p.steps;
   loop.end_time = p.end_time;
   // The central KEEP scheme can blow up without viscosity; stop at the
   // first sign instead of running on in NaNs.
-  loop.check_every = 100;
+  if (loop.check_every == 0) loop.check_every = 100;
   loop.time_unit = p.units == Units::sod ? 1.0 : p.length() / p.a();
 
   std::pair<double, double> start{0, 0}, end{0, 0};

@@ -4,6 +4,7 @@
 // parameters; AoS is View<Real*[3], LayoutRight>, SoA View<Real*[3], LayoutLeft>.
 #pragma once
 
+#include "core/checkpoint.hpp"
 #include "core/decomposition.hpp"
 #include "core/grid.hpp"
 #include "core/halo.hpp"
@@ -234,14 +235,16 @@ class Solver {
     partial_time_ = 0;
   }
 
-  // The step size the scheme allows now on every rank, in Sod units (Lx/a).
+  // The step size the scheme allows on this block, in Sod units (Lx/a);
+  // negative when the state is not physical. dt falls as the speed rises,
+  // so the driver's minimum over ranks is the dt of the fastest signal.
   double stable_dt() const {
     if (keep_) return fixed_dt_sod_;
     Real speed = 0;
     Kokkos::parallel_reduce("sod::max_signal_speed", Kokkos::RangePolicy<ExecSpace>(grid_.begin(0), grid_.end(0)),
                             MaxSignalSpeed<Real, Layout>{q_, Real(p_.gamma)}, Kokkos::Max<Real>(speed));
-    const double global = dec_.comm.max(static_cast<double>(speed));
-    return p_.cfl * p_.dx() / global * p_.a() / p_.length();
+    if (!(speed > Real(0)) || !std::isfinite(static_cast<double>(speed))) return -1;
+    return p_.cfl * p_.dx() / static_cast<double>(speed) * p_.a() / p_.length();
   }
 
   // One step of `dt` Sod units.
@@ -345,6 +348,37 @@ class Solver {
     for (long j = grid_.begin(0); j < grid_.end(0); ++j)
       for (int c = 0; c < 3; ++c) out.push_back(host(j, c));
     return out;
+  }
+
+  // The conserved state of this block (dimensional): what a checkpoint holds.
+  std::vector<HostField<Real>> state() const {
+    auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), q_);
+    std::vector<HostField<Real>> out{{"rho", {}}, {"mom", {}}, {"energy", {}}};
+    for (int c = 0; c < 3; ++c)
+      for (long j = grid_.begin(0); j < grid_.end(0); ++j) out[c].values.push_back(host(j, c));
+    return out;
+  }
+  // KEEP counts full steps (the original's time n*dt) and the time of
+  // shortened ones apart; both continue exactly.
+  Attributes clock() const {
+    return {{"step", static_cast<double>(step_)},
+            {"full_steps", static_cast<double>(full_steps_)},
+            {"partial_time", partial_time_},
+            {"time", time()}};
+  }
+  void restore(const std::vector<HostField<Real>>& state, const Attributes& clock) {
+    auto host = Kokkos::create_mirror_view(q_);
+    Kokkos::deep_copy(host, Real(0));
+    for (int c = 0; c < 3; ++c) {
+      size_t k = 0;
+      for (long j = grid_.begin(0); j < grid_.end(0); ++j) host(j, c) = state.at(c).values.at(k++);
+    }
+    Kokkos::deep_copy(q_, host);
+    halo_.fill(Ghosts{q_});
+    if (q2_.extent(0) > 0) Kokkos::deep_copy(q2_, q_);
+    step_ = static_cast<long>(clock_value(clock, "step"));
+    full_steps_ = static_cast<long>(clock_value(clock, "full_steps"));
+    partial_time_ = clock_value(clock, "partial_time");
   }
 
   void release() {

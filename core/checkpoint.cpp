@@ -1,0 +1,236 @@
+#include "core/checkpoint.hpp"
+
+#include "core/hdf5_file.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <regex>
+#include <sstream>
+
+namespace fs = std::filesystem;
+
+namespace cfd {
+
+namespace {
+
+std::string join(const std::vector<std::string>& items, char separator) {
+  std::string out;
+  for (size_t k = 0; k < items.size(); ++k) out += (k ? std::string(1, separator) : "") + items[k];
+  return out;
+}
+
+std::vector<std::string> split(const std::string& text, char separator) {
+  std::vector<std::string> out;
+  if (text.empty()) return out;
+  std::stringstream in(text);
+  std::string item;
+  while (std::getline(in, item, separator)) out.push_back(item);
+  return out;
+}
+
+const char* axis_name(int d) { return d == 0 ? "x" : d == 1 ? "y" : "z"; }
+
+}  // namespace
+
+std::string checkpoint_name(long step) {
+  char name[64];
+  std::snprintf(name, sizeof name, "checkpoint_%08ld.h5", step);
+  return name;
+}
+
+template <class Real>
+std::string write_checkpoint(const SnapshotSeries& series, const std::string& case_name, long step, double time,
+                             const std::vector<HostField<Real>>& state, const Attributes& clock,
+                             const LoopRecord& loop) {
+  const std::string path = series.dir() + "/" + checkpoint_name(step);
+  std::vector<std::string> names;
+  for (const auto& f : state) names.push_back(f.name);
+  series.write_global(
+      path, "state", state,
+      [&](H5Writer& file) {
+        series.write_run_attributes(file, step, time);
+        file.attribute("kind", std::string("cfdrun checkpoint"));
+        file.attribute("checkpoint_format", checkpoint_format);
+        file.attribute("case_name", case_name);
+        file.attribute("state_fields", join(names, ','));
+        for (const auto& [key, value] : clock) file.attribute("clock." + key, value);
+        file.attribute("outputs_done", loop.outputs_done);
+        file.attribute("checkpoints_done", loop.checkpoints_done);
+        file.attribute("reference_dt", loop.reference_dt);
+        file.attribute("history_bytes", loop.history_bytes);
+        file.attribute("history_file", loop.history_file);
+        file.attribute("series_fields", join(loop.series_fields, ','));
+        file.attribute("series_bytes", static_cast<long>(loop.series_bytes));
+        file.attribute("kept_checkpoints", join(loop.kept, '\n'));
+        std::vector<long> steps;
+        std::vector<double> times;
+        for (const auto& r : loop.series) {
+          steps.push_back(r.step);
+          times.push_back(r.time);
+        }
+        const std::vector<hsize_t> n{static_cast<hsize_t>(steps.size())};
+        file.dataset("series/step", steps.data(), n);
+        file.dataset("series/time", times.data(), n);
+      },
+      /*durable=*/true);
+  return path;
+}
+
+template std::string write_checkpoint(const SnapshotSeries&, const std::string&, long, double,
+                                      const std::vector<HostField<float>>&, const Attributes&, const LoopRecord&);
+template std::string write_checkpoint(const SnapshotSeries&, const std::string&, long, double,
+                                      const std::vector<HostField<double>>&, const Attributes&, const LoopRecord&);
+
+CheckpointHeader read_checkpoint_header(const std::string& path) {
+  auto refuse = [&](const std::string& why) -> ConfigError {
+    return ConfigError(path + ": error: cannot restart from this file: " + why);
+  };
+  std::error_code ec;
+  if (!fs::exists(path, ec)) throw refuse("no such file");
+  if (fs::is_directory(path, ec)) throw refuse("it is a folder; name a checkpoint_<step>.h5 file in it");
+  if (!h5_is_hdf5(path)) throw refuse("not an HDF5 file");
+  CheckpointHeader h;
+  h.path = path;
+  try {
+    if (!h5_has_attribute(path, "kind") || h5_read_string_attribute(path, "kind") != "cfdrun checkpoint") {
+      std::string hint;
+      if (h5_has_attribute(path, "solver"))
+        hint = " (it is a snapshot; checkpoints are the checkpoint_<step>.h5 files)";
+      throw refuse("not a cfdrun checkpoint" + hint);
+    }
+    const double format = h5_read_real_attribute(path, "checkpoint_format");
+    if (format != checkpoint_format)
+      throw refuse("checkpoint format " + format_real(format) + ", this cfdrun reads format " +
+                   std::to_string(checkpoint_format));
+    auto text = [&](const char* name) { return h5_read_string_attribute(path, name); };
+    auto integer = [&](const char* name) {
+      const double v = h5_read_real_attribute(path, name);
+      if (v != std::floor(v)) throw refuse(std::string("attribute ") + name + " is not a whole number");
+      return static_cast<long>(v);
+    };
+    h.solver = text("solver");
+    h.precision = text("precision");
+    h.layout = text("layout");
+    h.case_name = text("case_name");
+    h.configuration = text("configuration");
+    h.cfdrun_version = text("cfdrun_version");
+    h.git_revision = text("git_revision");
+    h.step = integer("step");
+    h.time = h5_read_real_attribute(path, "time");
+    for (int d = 0; d < 3 && h5_has_attribute(path, std::string("global_n") + axis_name(d)); ++d)
+      h.global_n.push_back(integer((std::string("global_n") + axis_name(d)).c_str()));
+    h.state = split(text("state_fields"), ',');
+    h.loop.outputs_done = integer("outputs_done");
+    h.loop.checkpoints_done = integer("checkpoints_done");
+    h.loop.reference_dt = h5_read_real_attribute(path, "reference_dt");
+    h.loop.history_bytes = integer("history_bytes");
+    h.loop.history_file = text("history_file");
+    h.loop.series_fields = split(text("series_fields"), ',');
+    h.loop.series_bytes = static_cast<int>(integer("series_bytes"));
+    h.loop.kept = split(text("kept_checkpoints"), '\n');
+    const std::vector<long> steps = h5_read_integers(path, "series/step");
+    const H5Array times = h5_read_array(path, "series/time");
+    if (times.values.size() != steps.size()) throw refuse("series/step and series/time differ in length");
+    for (size_t k = 0; k < steps.size(); ++k) h.loop.series.push_back({steps[k], times.values[k]});
+    // The solver's counters: every attribute clock.<name>.
+    for (const char* name : {"step", "time", "full_steps", "partial_time"}) {
+      const std::string key = std::string("clock.") + name;
+      if (h5_has_attribute(path, key)) h.clock.push_back({name, h5_read_real_attribute(path, key)});
+    }
+  } catch (const ConfigError&) {
+    throw;
+  } catch (const std::exception& e) {
+    throw refuse(std::string("it is damaged or incomplete: ") + e.what());
+  }
+  if (h.state.empty() || h.global_n.empty()) throw refuse("it names no state fields or no grid");
+  return h;
+}
+
+template <class Real>
+std::vector<HostField<Real>> read_checkpoint_state(const CheckpointHeader& header, const Decomposition& dec) {
+  const GridBlock& b = dec.block;
+  if (static_cast<int>(header.global_n.size()) != b.ndim)
+    throw ConfigError(header.path + ": error: cannot restart from this file: it holds a " +
+                      std::to_string(header.global_n.size()) + "D grid, the case a " + std::to_string(b.ndim) +
+                      "D one");
+  std::vector<hsize_t> offset, count;
+  for (int d = b.ndim - 1; d >= 0; --d) {
+    if (header.global_n[d] != b.global_n[d])
+      throw ConfigError(header.path + ": error: cannot restart from this file: its grid has " +
+                        std::to_string(header.global_n[d]) + " entries along " + axis_name(d) + ", the case " +
+                        std::to_string(b.global_n[d]));
+    offset.push_back(static_cast<hsize_t>(b.offset[d]));
+    count.push_back(static_cast<hsize_t>(b.n[d]));
+  }
+  std::vector<HostField<Real>> out;
+  for (const auto& name : header.state) {
+    const H5Array a = h5_read_block(header.path, "state/" + name, offset, count);
+    for (int d = 0; d < b.ndim; ++d)
+      if (a.dims[b.ndim - 1 - d] != static_cast<hsize_t>(b.global_n[d]))
+        throw ConfigError(header.path + ": error: cannot restart from this file: dataset state/" + name +
+                          " does not have the grid's shape");
+    if (a.stored_bytes != static_cast<int>(sizeof(Real)))
+      throw ConfigError(header.path + ": error: cannot restart from this file: state/" + name + " is stored in " +
+                        std::to_string(8 * a.stored_bytes) + "-bit precision, the run computes in " +
+                        std::to_string(8 * sizeof(Real)) + "-bit");
+    // Stored in the working precision, so the double round trip is exact.
+    out.push_back({name, std::vector<Real>(a.values.begin(), a.values.end())});
+  }
+  return out;
+}
+
+template std::vector<HostField<float>> read_checkpoint_state(const CheckpointHeader&, const Decomposition&);
+template std::vector<HostField<double>> read_checkpoint_state(const CheckpointHeader&, const Decomposition&);
+
+void clear_after_checkpoint(const SnapshotSeries& series, const CheckpointHeader& from) {
+  const std::regex snapshot(series.prefix() + "_([0-9]{8})\\.h5");
+  const std::regex unfinished("(" + series.prefix() + "_[0-9]{8}\\.h5|checkpoint_[0-9]{8}\\.h5|" + series.prefix() +
+                              "\\.xdmf)\\.tmp");
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(series.dir(), ec)) {
+    const std::string name = entry.path().filename().string();
+    std::smatch m;
+    bool remove = std::regex_match(name, unfinished);
+    if (std::regex_match(name, m, snapshot)) {
+      const long step = std::stol(m[1].str());
+      const bool listed = std::any_of(from.loop.series.begin(), from.loop.series.end(),
+                                      [&](const SnapshotSeries::Record& r) { return r.step == step; });
+      remove = step > from.step || (step == from.step && !listed);
+    }
+    if (remove) fs::remove(entry.path(), ec);
+  }
+}
+
+double clock_value(const Attributes& clock, const std::string& name) {
+  for (const auto& [key, value] : clock)
+    if (key == name) return value;
+  throw ConfigError("the checkpoint lacks the solver's counter clock." + name);
+}
+
+bool changeable_on_restart(const std::string& key) {
+  static const char* const changeable[] = {"time.steps",
+                                           "time.end_time",
+                                           "output.every",
+                                           "output.time_interval",
+                                           "output.history_every",
+                                           "output.progress_seconds",
+                                           "output.checkpoint_every",
+                                           "output.checkpoint_interval",
+                                           "output.checkpoint_wall_seconds",
+                                           "output.checkpoint_keep",
+                                           "output.checkpoint_at_end",
+                                           "diffusion.text_output",
+                                           "sod.text_output",
+                                           "run.wall_time",
+                                           "run.check_every",
+                                           "run.dt_floor",
+                                           "parallel.ranks_x",
+                                           "parallel.ranks_y"};
+  for (const char* k : changeable)
+    if (key == k) return true;
+  return false;
+}
+
+}  // namespace cfd
