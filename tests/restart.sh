@@ -9,6 +9,11 @@
 # bit, the same time and step attributes), the same XDMF index and the same
 # history and text files, byte for byte. A rank count of 0 runs cfdrun
 # without mpirun.
+#
+# FIRST_SET from:STEP instead takes a copy of the uninterrupted run's folder
+# and continues it from its checkpoint_<STEP>.h5 (written on the way, e.g.
+# by output.checkpoint_every): the continued run must cut the history back,
+# drop the later snapshots and write them again, the same bits.
 set -euo pipefail
 bin=$1 name=$2 ranks=($3) case_file=$4 first_set=$5 rest_set=$6
 shift 6
@@ -31,9 +36,15 @@ launch() {  # RANKS cfdrun-arguments...
 whole=${name}_whole parts=${name}_parts
 rm -rf "$whole" "$parts"
 launch "${ranks[0]}" "$case_file" -q --output "$whole" "$@" --set "$rest_set"
-launch "${ranks[1]}" "$case_file" -q --output "$parts" "$@" --set "$first_set"
-checkpoint=$(cd "$parts" && ls -- checkpoint_*.h5 | sort | tail -n 1)
-echo "first part ended with $checkpoint"
+if [[ $first_set == from:* ]]; then
+  cp -r "$whole" "$parts"
+  checkpoint=$(printf 'checkpoint_%08d.h5' "${first_set#from:}")
+  echo "continuing a copy of the uninterrupted run from its $checkpoint"
+else
+  launch "${ranks[1]}" "$case_file" -q --output "$parts" "$@" --set "$first_set"
+  checkpoint=$(cd "$parts" && ls -- checkpoint_*.h5 | sort | tail -n 1)
+  echo "first part ended with $checkpoint"
+fi
 launch "${ranks[2]}" --restart "$parts/$checkpoint" -q --set "$rest_set"
 
 # Totals in the history are sums over the ranks' blocks: on another rank
