@@ -1,12 +1,23 @@
 #include "core/comm.hpp"
 
 #include <cstdint>
+#include <cstdlib>
+#include <string>
 
 #if defined(CFDRUN_HAVE_MPI) && __has_include(<mpi-ext.h>)
 #include <mpi-ext.h>
 #endif
 
 namespace cfd {
+
+bool MpiSession::launched() {
+  const char* force = std::getenv("CFDRUN_MPI_INIT");
+  if (force && std::string(force) == "always") return true;
+  // Open MPI's mpirun, PMI (MPICH, Intel MPI, srun --mpi=pmi2) and PMIx (srun, Open MPI 5).
+  for (const char* v : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMI_RANK", "PMIX_RANK", "MPI_LOCALNRANKS"})
+    if (std::getenv(v)) return true;
+  return false;
+}
 
 #ifdef CFDRUN_HAVE_MPI
 
@@ -17,6 +28,7 @@ void check(int status, const char* what) {
 }  // namespace
 
 MpiSession::MpiSession(int& argc, char**& argv) {
+  if (!launched()) return;
   int initialized = 0;
   MPI_Initialized(&initialized);
   if (!initialized) MPI_Init(&argc, &argv);
@@ -25,7 +37,9 @@ MpiSession::MpiSession(int& argc, char**& argv) {
 }
 
 MpiSession::~MpiSession() {
-  int finalized = 0;
+  int initialized = 0, finalized = 0;
+  MPI_Initialized(&initialized);
+  if (!initialized) return;
   MPI_Finalized(&finalized);
   if (!finalized) MPI_Finalize();
 }

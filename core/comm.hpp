@@ -16,10 +16,15 @@
 namespace cfd {
 
 // Initialises MPI for the lifetime of the object (before Kokkos, so that
-// Kokkos can pick a GPU by local rank) and finalises it after.
+// Kokkos can pick a GPU by local rank) and finalises it after; only under
+// an MPI launcher (mpirun, mpiexec, srun), since starting MPI in a lone
+// process (a "singleton") takes Open MPI half a second and gives one rank
+// anyway. CFDRUN_MPI_INIT=always starts it whatever the environment.
 class MpiSession {
  public:
   MpiSession(int& argc, char**& argv);
+  // Whether this process was started by an MPI launcher.
+  static bool launched();
   ~MpiSession();
   MpiSession(const MpiSession&) = delete;
   MpiSession& operator=(const MpiSession&) = delete;

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -40,7 +41,13 @@ std::pair<std::string, std::string> split_override(const std::string& text) {
   const auto eq = text.find('=');
   if (eq == std::string::npos || eq == 0)
     throw ConfigError("--set " + text + ": expected section.key=value (for example --set grid.nx=512)");
-  return {text.substr(0, eq), text.substr(eq + 1)};
+  const std::string path = text.substr(0, eq);
+  const auto dot = path.find('.');
+  if (path != "solver" &&
+      (dot == std::string::npos || dot == 0 || dot + 1 == path.size() || path.find('.', dot + 1) != std::string::npos))
+    throw ConfigError("--set " + text + ": '" + path +
+                      "' is not a key; expected section.key=value (for example --set grid.nx=512)");
+  return {path, text.substr(eq + 1)};
 }
 
 namespace {
@@ -118,23 +125,45 @@ bool parse_bool(std::string text, bool& out) {
 }  // namespace
 
 Config Config::from_file(const std::string& path, const std::vector<std::string>& overrides, SchemaLookup schema) {
-  std::ifstream in(path);
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec))
+    throw ConfigError(path + ": error: this is a folder; give the case file (a .yaml file), e.g. config/kh.yaml");
+  std::ifstream in(path, std::ios::binary);
   if (!in) throw ConfigError(path + ": error: cannot open the case file");
-  std::stringstream text;
-  text << in.rdbuf();
-  return from_string(text.str(), path, overrides, schema);
+  // Read at most max_case_bytes: a case file is small, and /dev/zero or a
+  // wrong path to a large data file must not fill the memory.
+  std::string text;
+  char chunk[65536];
+  while (in.read(chunk, sizeof chunk) || in.gcount() > 0) {
+    text.append(chunk, static_cast<size_t>(in.gcount()));
+    if (text.find('\0') != std::string::npos)
+      throw ConfigError(path + ": error: not a case file: it holds binary data (a NUL byte)");
+    if (text.size() > max_case_bytes)
+      throw ConfigError(path + ": error: not a case file: more than " + std::to_string(max_case_bytes / 1024) +
+                        " KiB (case files are a few hundred bytes of YAML)");
+  }
+  if (in.bad()) throw ConfigError(path + ": error: cannot read the case file");
+  return from_string(text, path, overrides, schema);
 }
 
 Config Config::from_string(const std::string& text, const std::string& source_name,
                            const std::vector<std::string>& overrides, SchemaLookup schema) {
   YAML::Node root;
   try {
-    root = YAML::Load(text);
+    // All documents, so that a second one is refused rather than ignored.
+    std::vector<YAML::Node> documents = YAML::LoadAll(text);
+    if (documents.size() > 1) {
+      const YAML::Mark m = documents[1].Mark();
+      throw ConfigError(source_name + ":" + std::to_string(m.line + 1) +
+                        ": error: a second YAML document begins here; a case file is one document (remove the '---' "
+                        "or '...' line, or the indentation of the first line, which makes the rest a new document)");
+    }
+    if (!documents.empty()) root = documents.front();
   } catch (const YAML::Exception& e) {
     throw ConfigError(source_name + ":" + std::to_string(e.mark.line + 1) + ":" + std::to_string(e.mark.column + 1) +
                       ": error: YAML syntax: " + e.msg);
   }
-  if (root.IsNull()) root = YAML::Node(YAML::NodeType::Map);
+  if (!root.IsDefined() || root.IsNull()) root = YAML::Node(YAML::NodeType::Map);
   if (!root.IsMap())
     throw ConfigError(source_name + ": error: a case file is a YAML map of sections, got " + node_kind(root));
 
@@ -142,12 +171,9 @@ Config Config::from_string(const std::string& text, const std::string& source_na
   for (const auto& o : overrides) {
     const auto [path, value] = split_override(o);
     const auto dot = path.find('.');
-    YAML::Node value_node;
-    try {
-      value_node = YAML::Load(value);
-    } catch (const YAML::Exception&) {
-      value_node = YAML::Node(value);
-    }
+    // The value as typed, not as YAML: '--output "run # 2"' is the folder
+    // 'run # 2', and '~' or '- x' are text like any other.
+    const YAML::Node value_node(value);
     if (dot == std::string::npos) {
       if (path != "solver") throw ConfigError("--set " + o + ": error: expected section.key=value");
       root[path] = value_node;
@@ -201,6 +227,7 @@ Config Config::from_string(const std::string& text, const std::string& source_na
     const std::string& s = node.Scalar();
     v.text = s;
     v.given = true;
+    v.location = loc;
     auto range_text = [&] {
       auto bound = [&](double b) {
         return spec.type == KeyType::integer ? std::to_string(static_cast<long>(b)) : format_real(b);
@@ -241,9 +268,15 @@ Config Config::from_string(const std::string& text, const std::string& source_na
     }
   };
 
+  // Keys must be plain words: '? [a, b]' or '[1, 2]: 3' name nothing.
+  auto key_name = [&](const YAML::Node& key, const std::string& in) {
+    if (!key.IsScalar())
+      fail(where.at(key.Mark()), "", std::string("a key must be a name, got ") + node_kind(key) + in);
+    return key.Scalar();
+  };
   std::set<std::string> seen_sections;
   for (auto it = root.begin(); it != root.end(); ++it) {
-    const std::string name = it->first.as<std::string>();
+    const std::string name = key_name(it->first, "");
     if (!seen_sections.insert(name).second) fail(where.at(it->first.Mark()), name, "duplicate section");
     if (name == "solver") {
       check_value("solver", it->second);
@@ -262,7 +295,7 @@ Config Config::from_string(const std::string& text, const std::string& source_na
       if (spec.path.rfind(name + ".", 0) == 0) section_keys.push_back(spec.path.substr(name.size() + 1));
     std::set<std::string> seen;
     for (auto kt = section.begin(); kt != section.end(); ++kt) {
-      const std::string key = kt->first.as<std::string>();
+      const std::string key = key_name(kt->first, " in section '" + name + "'");
       const std::string path = name + "." + key;
       if (!seen.insert(key).second) fail(where.at(kt->first.Mark()), path, "duplicate key");
       if (!config.values_.count(path))
@@ -294,7 +327,11 @@ const Config::Value& Config::find(const std::string& path, KeyType expected) con
 }
 
 void Config::reject(const std::string& path, const std::string& why) const {
-  throw ConfigError(source_ + ": error: '" + path + "': " + why);
+  // Where the value came from: its line in the case file or its --set; a
+  // default, the case file.
+  auto it = values_.find(path);
+  const std::string where = it != values_.end() && it->second.given ? it->second.location : source_;
+  throw ConfigError(where + ": error: '" + path + "': " + why);
 }
 
 long Config::get_int(const std::string& path) const { return find(path, KeyType::integer).i; }

@@ -35,6 +35,10 @@ const char* type_name(KeyType type);
 // The keys of one solver, given its name; throws ConfigError for an unknown one.
 using SchemaLookup = std::vector<KeySpec> (*)(const std::string& solver);
 
+// Case files are small; a larger file is not one (and /dev/zero is refused
+// without reading it all).
+constexpr size_t max_case_bytes = 1 << 20;
+
 class Config {
  public:
   // `overrides` are "section.key=value" strings from --set; they win over the file.
@@ -51,7 +55,8 @@ class Config {
   const std::string& solver() const { return get_string("solver"); }
   const std::string& source() const { return source_; }
   // Rejects a combination of values the key specs alone cannot rule out,
-  // in the same "<source>: error: '<key>': <why>" form as every config error.
+  // in the same "<where>: error: '<key>': <why>" form as every config error,
+  // where is the value's file:line:column or its --set.
   [[noreturn]] void reject(const std::string& path, const std::string& why) const;
   // Every key, defaults included, as YAML grouped by section.
   std::string resolved_yaml() const;
@@ -64,6 +69,7 @@ class Config {
     double r = 0;
     bool b = false;
     bool given = false;
+    std::string location;  // "file:line:column" or "command line (--set key)" of a given value
   };
   const Value& find(const std::string& path, KeyType expected) const;
 

@@ -28,10 +28,14 @@
 #include "core/snapshot.hpp"
 #include "core/timing.hpp"
 
+#include <unistd.h>
 #include <algorithm>
+
+#include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <functional>
 #include <memory>
@@ -145,6 +149,7 @@ SolveTimings run_time_loop(Physics& physics, const TimeLoop& loop, SnapshotSerie
 
   // --- the history file: new, or cut back to the checkpoint's step ---
   std::unique_ptr<std::FILE, int (*)(std::FILE*)> hst(nullptr, std::fclose);
+  bool resumed_history = false;
   const std::string history_name = std::filesystem::path(history.path).filename().string();
   if (history.every > 0 && root) {
     const LoopRecord* from = loop.restart ? &loop.restart->loop : nullptr;
@@ -152,28 +157,46 @@ SolveTimings run_time_loop(Physics& physics, const TimeLoop& loop, SnapshotSerie
     const bool resume = from && from->history_bytes >= 0 && from->history_file == history_name &&
                         std::filesystem::exists(history.path, ec) &&
                         std::filesystem::file_size(history.path, ec) >= static_cast<uintmax_t>(from->history_bytes);
+    resumed_history = resume;
     if (resume) {
       std::filesystem::resize_file(history.path, static_cast<uintmax_t>(from->history_bytes), ec);
       if (ec)
         throw std::runtime_error(history.path + ": cannot cut the history back to the checkpoint: " + ec.message());
-      hst.reset(std::fopen(history.path.c_str(), "a"));
+      hst.reset(std::fopen(history.path.c_str(), "r+"));
+      if (hst) std::fseek(hst.get(), 0, SEEK_END);
     } else {
       if (from && from->history_bytes >= 0)
         std::fprintf(stderr, "cfdrun: warning: %s is missing or shorter than at the checkpoint; it restarts here\n",
                      history.path.c_str());
       hst.reset(std::fopen(history.path.c_str(), "w"));
-      if (hst) std::fprintf(hst.get(), "%s", history.header.c_str());
     }
-    if (!hst) throw std::runtime_error(history.path + ": cannot open the history file");
+    if (!hst) throw std::runtime_error(history.path + ": cannot open the history file: " + std::strerror(errno));
   }
+  // Whole rows only: a row that cannot be written (a full disk) is cut off
+  // again, so that the file ends with the last complete one.
+  auto append_history = [&](const std::string& text) {
+    const long good = std::ftell(hst.get());
+    errno = 0;
+    if (std::fwrite(text.data(), 1, text.size(), hst.get()) == text.size() && std::fflush(hst.get()) == 0) return;
+    const std::string why = std::strerror(errno != 0 ? errno : EIO);
+    std::clearerr(hst.get());
+    if (good >= 0 && ftruncate(fileno(hst.get()), good) == 0) std::fseek(hst.get(), good, SEEK_SET);
+    throw std::runtime_error(history.path + ": cannot write the history: " + why);
+  };
+  if (hst && !resumed_history) append_history(history.header);
+  if (hst) series.wrote(history.path);
   auto history_row = [&](double dt) {
     if (history.every <= 0) return;
     const std::vector<double> totals = history.row();
     if (!root) return;
-    std::fprintf(hst.get(), "%ld,%.16e,%.16e", physics.step(), physics.time() * unit, dt * unit);
-    for (double v : totals) std::fprintf(hst.get(), ",%.16e", v);
-    std::fprintf(hst.get(), "\n");
-    std::fflush(hst.get());
+    char field[64];
+    std::snprintf(field, sizeof field, "%ld,%.16e,%.16e", physics.step(), physics.time() * unit, dt * unit);
+    std::string line = field;
+    for (double v : totals) {
+      std::snprintf(field, sizeof field, ",%.16e", v);
+      line += field;
+    }
+    append_history(line + "\n");
   };
   auto history_bytes = [&]() -> long {
     if (history.every <= 0) return -1;
@@ -261,6 +284,9 @@ SolveTimings run_time_loop(Physics& physics, const TimeLoop& loop, SnapshotSerie
     Stopwatch io;
     snapshot({});
     history_row(0);
+    // Only now, with the new run's first results in place, do an earlier
+    // run's (--overwrite) go.
+    if (root) series.under_way();
     timings.output_s += io.seconds();
   }
 
@@ -286,6 +312,7 @@ SolveTimings run_time_loop(Physics& physics, const TimeLoop& loop, SnapshotSerie
     return loop.output_interval > 0 ? detail::multiple(outputs_done + 1, loop.output_interval) : INFINITY;
   };
 
+  const long first_outputs = outputs_done;
   const long updates_per_step = comm.sum(physics.updates_per_step());
   const long first_step = physics.step();
   Progress progress(loop.quiet || !root, loop.progress_seconds, to_end_time ? 1 : loop.steps, updates_per_step,
@@ -379,7 +406,10 @@ SolveTimings run_time_loop(Physics& physics, const TimeLoop& loop, SnapshotSerie
     const bool last = finished();
     const bool every = loop.output_every > 0 && physics.step() % loop.output_every == 0;
     const bool row = history.every > 0 && physics.step() % history.every == 0;
-    if (output_now) ++outputs_done;
+    if (output_now && ++outputs_done - first_outputs > static_cast<long>(max_snapshots))
+      throw CollectiveError("output.time_interval " + format_real(loop.output_interval * unit) +
+                            " has made this run write more than " + std::to_string(static_cast<long>(max_snapshots)) +
+                            " snapshots; choose a larger interval");
     last_was_output = output_now || every;
     bool checkpoint_due = loop.checkpoint_every > 0 && physics.step() % loop.checkpoint_every == 0;
     if (loop.checkpoint_interval > 0 &&

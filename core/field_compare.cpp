@@ -25,9 +25,9 @@ Comparison compare_fields(const std::vector<double>& ref_host, const std::vector
     throw std::invalid_argument("fields differ in size: " + std::to_string(ref_host.size()) + " against " +
                                 std::to_string(cand_host.size()));
   const long n = static_cast<long>(ref_host.size());
+  if (n == 0) throw std::invalid_argument("the fields hold no values: nothing to compare");
   Comparison out;
   out.count = n;
-  if (n == 0) return out;
 
   using Vector = Kokkos::View<double*, MemSpace>;
   using HostVector = Kokkos::View<const double*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
@@ -74,25 +74,31 @@ Comparison compare_fields(const std::vector<double>& ref_host, const std::vector
   const double atol = tol.atol, rtol = tol.rtol;
   Kokkos::parallel_reduce(
       "compare::failures", Kokkos::RangePolicy<ExecSpace>(0, n),
-      KOKKOS_LAMBDA(long k, long& fails) {
+      KOKKOS_LAMBDA(long k, long& fails, long& bad_ref, long& bad_cand) {
+        // x - x is 0 for every finite x, NaN for NaN and Inf.
+        const bool ref_finite = ref(k) - ref(k) == 0, cand_finite = cand(k) - cand(k) == 0;
+        bad_ref += ref_finite ? 0 : 1;
+        bad_cand += cand_finite ? 0 : 1;
         const double d = diff(k) < 0 ? -diff(k) : diff(k);
         const double r = ref(k) < 0 ? -ref(k) : ref(k);
-        // A NaN on either side fails, which the plain comparison would miss.
-        if (!(d <= atol + rtol * r)) ++fails;
+        if (!ref_finite || !cand_finite || !(d <= atol + rtol * r)) ++fails;
       },
-      out.failures);
+      out.failures, out.ref_not_finite, out.candidate_not_finite);
   using Loc = Kokkos::MaxLoc<double, long>;
   typename Loc::value_type worst;
   Kokkos::parallel_reduce(
       "compare::worst", Kokkos::RangePolicy<ExecSpace>(0, n),
       KOKKOS_LAMBDA(long k, typename Loc::value_type& w) {
-        const double d = diff(k) < 0 ? -diff(k) : diff(k);
-        if (d > w.val || (d != d && w.val == w.val)) {
+        // The first non-finite entry outranks every finite difference.
+        const bool finite = ref(k) - ref(k) == 0 && cand(k) - cand(k) == 0;
+        const double d = !finite ? INFINITY : diff(k) < 0 ? -diff(k) : diff(k);
+        if (d > w.val || (d == w.val && d == INFINITY && k < w.loc)) {
           w.val = d;
           w.loc = k;
         }
       },
       Loc(worst));
+  if (out.ref_not_finite + out.candidate_not_finite > 0) out.max_abs = NAN;
   out.worst_index = worst.loc;
   if (worst.loc >= 0 && worst.loc < n) {
     out.worst_ref = ref_host[worst.loc];

@@ -23,10 +23,14 @@ struct Comparison {
   double rel_l2 = 0;      // sqrt(sum (ref-c)^2 / sum ref^2)
   double mass_diff = 0;   // sum c - sum ref
   long failures = 0;      // cells with |ref - c| > atol + rtol*|ref|
-  long worst_index = -1;  // flat index of the largest |ref - c|
+  long worst_index = -1;  // flat index of the largest |ref - c| (or of the first NaN or Inf)
   double worst_ref = 0, worst_candidate = 0;
+  long ref_not_finite = 0, candidate_not_finite = 0;  // NaN or Inf entries: each one a failure
 };
 
+// Every NaN or Inf, in either field, is a failure (a reference that holds
+// one is not a result to agree with), and makes max_abs NaN. Throws
+// std::invalid_argument for fields of different sizes or with no values.
 Comparison compare_fields(const std::vector<double>& ref, const std::vector<double>& candidate, Tolerance tol);
 
 }  // namespace cfd

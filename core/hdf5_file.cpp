@@ -3,7 +3,9 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <stdexcept>
 
 namespace cfd {
@@ -11,13 +13,23 @@ namespace cfd {
 namespace {
 
 // HDF5 prints its own error stack by default; cfdrun reports errors itself.
+// Nor may HDF5 close files at exit: a file whose close failed (a full disk)
+// would be flushed again there and crash the process after cfdrun has
+// reported the error; every file cfdrun opens it closes itself.
 void silence_hdf5() {
-  static const bool silenced = [] { return H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr) >= 0; }();
+  static const bool silenced = [] {
+    H5dont_atexit();
+    return H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr) >= 0;
+  }();
   (void)silenced;
 }
 
+// The system's reason for a failed HDF5 call, when it left one in errno
+// ("No space left on device").
+std::string system_cause() { return errno != 0 ? std::string(": ") + std::strerror(errno) : std::string(); }
+
 void check(herr_t status, const std::string& what) {
-  if (status < 0) throw std::runtime_error(what);
+  if (status < 0) throw std::runtime_error(what + system_cause());
 }
 
 hid_t check_id(hid_t id, const std::string& what) {
@@ -48,8 +60,9 @@ void write_attribute(hid_t file, const std::string& path, const std::string& nam
 
 H5Writer::H5Writer(std::string path) : path_(std::move(path)), tmp_path_(path_ + ".tmp") {
   silence_hdf5();
-  file_ = check_id(H5Fcreate(tmp_path_.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT),
-                   tmp_path_ + ": cannot create HDF5 file");
+  errno = 0;
+  file_ = H5Fcreate(tmp_path_.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+  if (file_ < 0) throw std::runtime_error(tmp_path_ + ": cannot create HDF5 file" + system_cause());
 }
 
 #ifdef CFDRUN_HAVE_PARALLEL_HDF5
@@ -72,6 +85,9 @@ H5Writer::~H5Writer() {
     H5Fclose(file_);
     if (rank_ == 0) std::remove(tmp_path_.c_str());
   }
+  // A parallel file that failed before end_collective() was closed with
+  // file_ = -1 on the way; its temporary file goes too.
+  if (!committed_ && rank_ == 0) std::remove(tmp_path_.c_str());
 }
 
 void H5Writer::write_block(const std::string& name, hid_t type, const void* data, const std::vector<hsize_t>& dims,
@@ -102,6 +118,7 @@ void H5Writer::write_block(const std::string& name, hid_t type, const void* data
   // while ROMIO and independent writes gave the gathered file's bits.
   if (comm_ != MPI_COMM_NULL) H5Pset_dxpl_mpio(dxpl.id, H5FD_MPIO_INDEPENDENT);
 #endif
+  errno = 0;
   check(H5Dwrite(set.id, type, memory.id, space.id, dxpl.id, data), path_ + ": cannot write dataset " + name);
 }
 
@@ -158,10 +175,19 @@ void H5Writer::attribute(const std::string& name, const std::string& value) {
 }
 
 void H5Writer::commit(bool durable) {
-  check(H5Fflush(file_, H5F_SCOPE_GLOBAL), tmp_path_ + ": cannot flush");
+  // Flush and close even when one fails, so that nothing stays open, then
+  // remove what could not be finished.
+  errno = 0;
+  const herr_t flushed = H5Fflush(file_, H5F_SCOPE_GLOBAL);
+  std::string cause = system_cause();
+  errno = 0;
   const herr_t closed = H5Fclose(file_);
+  if (cause.empty()) cause = system_cause();
   file_ = -1;
-  check(closed, tmp_path_ + ": cannot close");
+  if (flushed < 0 || closed < 0) {
+    std::remove(tmp_path_.c_str());
+    throw std::runtime_error(tmp_path_ + ": cannot finish writing the file" + cause);
+  }
   if (durable) {
     const int fd = open(tmp_path_.c_str(), O_RDONLY);
     const bool synced = fd >= 0 && fsync(fd) == 0;
@@ -173,8 +199,9 @@ void H5Writer::commit(bool durable) {
   }
   if (std::rename(tmp_path_.c_str(), path_.c_str()) != 0) {
     std::remove(tmp_path_.c_str());
-    throw std::runtime_error(path_ + ": cannot rename the finished file into place");
+    throw std::runtime_error(path_ + ": cannot rename the finished file into place" + system_cause());
   }
+  committed_ = true;
 }
 
 bool h5_is_hdf5(const std::string& path) {

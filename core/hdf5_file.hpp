@@ -66,6 +66,7 @@ class H5Writer {
   std::string path_, tmp_path_;
   job::TemporaryFile in_progress_{tmp_path_};  // removed by a second SIGINT
   hid_t file_ = -1;
+  bool committed_ = false;
   int rank_ = 0;  // in the communicator of a parallel file; 0 otherwise
 #ifdef CFDRUN_HAVE_PARALLEL_HDF5
   MPI_Comm comm_ = MPI_COMM_NULL;

@@ -2,9 +2,11 @@
 
 #include <unistd.h>
 
+#include <cerrno>
 #include <chrono>
 #include <cmath>
 #include <csignal>
+#include <cstdio>
 #include <cstring>
 
 namespace cfd::job {
@@ -64,6 +66,27 @@ TemporaryFile::TemporaryFile(const std::string& path) {
 }
 
 TemporaryFile::~TemporaryFile() { writing_set = 0; }
+
+void write_file_atomically(const std::string& path, const std::string& contents) {
+  const std::string tmp = path + ".tmp";
+  TemporaryFile in_progress(tmp);
+  errno = 0;
+  std::FILE* f = std::fopen(tmp.c_str(), "wb");
+  if (!f) throw std::runtime_error(tmp + ": cannot create: " + std::strerror(errno));
+  const bool written = std::fwrite(contents.data(), 1, contents.size(), f) == contents.size() && std::fflush(f) == 0;
+  const int cause = errno;
+  const bool closed = std::fclose(f) == 0;
+  if (!written || !closed) {
+    const int why = cause != 0 ? cause : errno;
+    std::remove(tmp.c_str());
+    throw std::runtime_error(tmp + ": cannot write: " + std::strerror(why));
+  }
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+    const int why = errno;
+    std::remove(tmp.c_str());
+    throw std::runtime_error(path + ": cannot rename into place: " + std::strerror(why));
+  }
+}
 
 double process_seconds() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - process_start).count();

@@ -46,6 +46,11 @@ class TemporaryFile {
   TemporaryFile& operator=(const TemporaryFile&) = delete;
 };
 
+// Writes `contents` to `path` through `path.tmp`, renamed into place when
+// complete; on any failure the temporary file is removed and the error
+// names the system's reason ("No space left on device").
+void write_file_atomically(const std::string& path, const std::string& contents);
+
 // Seconds since the process started (since the first call of this, which
 // cfdrun makes first thing in main).
 double process_seconds();

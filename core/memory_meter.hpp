@@ -10,7 +10,9 @@
 namespace cfd {
 
 // Counts while it lives (one at a time); installs the callbacks on
-// construction and removes them on destruction, so timed runs carry no hook.
+// construction, passing every event on to the ones installed before (a
+// Kokkos Tools library loaded with KOKKOS_TOOLS_LIBS), and puts those back on
+// destruction, so timed runs carry no hook of cfdrun's.
 class AllocationMeter {
  public:
   AllocationMeter();

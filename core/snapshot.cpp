@@ -5,8 +5,15 @@
 #include "core/kokkos_compat.hpp"
 #include "core/version.hpp"
 
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <optional>
@@ -17,34 +24,125 @@ namespace fs = std::filesystem;
 
 namespace cfd {
 
-void prepare_output_dir(const std::string& dir, bool overwrite) {
-  std::error_code ec;
-  if (fs::exists(dir, ec) && !fs::is_directory(dir, ec))
-    throw std::runtime_error(dir + ": the output path exists and is not a folder");
-  std::vector<fs::path> outputs;
-  if (fs::is_directory(dir, ec)) {
-    for (const auto& entry : fs::directory_iterator(dir)) {
-      const std::string ext = entry.path().extension().string();
-      if (entry.is_regular_file() &&
-          (ext == ".h5" || ext == ".xdmf" || ext == ".tmp" || ext == ".txt" || ext == ".hst" || ext == ".csv"))
-        outputs.push_back(entry.path());
-    }
-  }
-  if (!outputs.empty() && !overwrite)
-    throw std::runtime_error(dir + ": the output folder already holds results (" + outputs.front().filename().string() +
-                             ", ...); choose another output.dir, or pass --overwrite to replace them");
-  for (const auto& p : outputs) fs::remove(p);
-  fs::create_directories(dir, ec);
-  if (ec) throw std::runtime_error(dir + ": cannot create the output folder: " + ec.message());
+namespace {
+
+// Results in a folder that has no manifest (an older cfdrun, or files put
+// there by hand): what makes a folder one that "holds results".
+bool looks_like_results(const fs::path& p) {
+  const std::string ext = p.extension().string();
+  return ext == ".h5" || ext == ".xdmf" || ext == ".hst";
 }
 
-SnapshotSeries::SnapshotSeries(std::string dir, std::string prefix, const Decomposition& dec, RunInfo info)
+std::vector<std::string> read_manifest(const std::string& path) {
+  std::vector<std::string> files;
+  std::ifstream in(path);
+  std::string line;
+  while (std::getline(in, line))
+    if (!line.empty() && line[0] != '#' && line.find('/') == std::string::npos) files.push_back(line);
+  return files;
+}
+
+}  // namespace
+
+OutputFolder::OutputFolder(std::string dir, bool overwrite, bool continuing) : dir_(std::move(dir)) {
+  std::error_code ec;
+  if (fs::exists(dir_, ec) && !fs::is_directory(dir_, ec))
+    throw std::runtime_error(dir_ + ": the output path exists and is not a folder");
+  fs::create_directories(dir_, ec);
+  if (ec) throw std::runtime_error(dir_ + ": cannot create the output folder: " + ec.message());
+
+  // One run per folder: an advisory lock the system drops when the process
+  // ends, however it ends.
+  const std::string lock_path = dir_ + "/" + lock_name;
+  lock_fd_ = open(lock_path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  if (lock_fd_ < 0) throw std::runtime_error(dir_ + ": cannot write in the output folder: " + std::strerror(errno));
+  if (flock(lock_fd_, LOCK_EX | LOCK_NB) != 0) {
+    const int why = errno;
+    char holder[256] = {0};
+    const ssize_t n = pread(lock_fd_, holder, sizeof holder - 1, 0);
+    close(lock_fd_);
+    lock_fd_ = -1;
+    if (why == EWOULDBLOCK)
+      throw std::runtime_error(dir_ + ": another cfdrun is writing to this folder (" +
+                               (n > 0 ? std::string(holder, static_cast<size_t>(n)) : std::string("pid unknown")) +
+                               "); wait for it to end, or choose another output.dir");
+    throw std::runtime_error(dir_ + ": cannot lock the output folder: " + std::strerror(why));
+  }
+  char host[128] = "?";
+  gethostname(host, sizeof host - 1);
+  const std::string holder = "pid " + std::to_string(getpid()) + " on " + host;
+  if (ftruncate(lock_fd_, 0) == 0 && pwrite(lock_fd_, holder.data(), holder.size(), 0) < 0) {
+    // The lock holds without the note of who holds it.
+  }
+
+  try {
+    take_stock(overwrite, continuing);
+  } catch (...) {
+    close(lock_fd_);  // a refused folder is not held
+    lock_fd_ = -1;
+    throw;
+  }
+}
+
+void OutputFolder::take_stock(bool overwrite, bool continuing) {
+  std::error_code ec;
+  const std::string manifest = dir_ + "/" + manifest_name;
+  if (continuing) {
+    written_ = read_manifest(manifest);
+    return;
+  }
+  std::vector<std::string> results;
+  for (const auto& entry : fs::directory_iterator(dir_, ec))
+    if (entry.is_regular_file() && looks_like_results(entry.path())) results.push_back(entry.path().filename());
+  const bool has_manifest = fs::exists(manifest, ec);
+  if ((has_manifest || !results.empty()) && !overwrite)
+    throw std::runtime_error(dir_ + ": the output folder already holds results (" +
+                             (results.empty() ? std::string(manifest_name) : results.front() + ", ...") +
+                             "); choose another output.dir, or pass --overwrite to replace them");
+  if (has_manifest) previous_ = read_manifest(manifest);
+}
+
+OutputFolder::~OutputFolder() {
+  if (lock_fd_ >= 0) close(lock_fd_);  // drops the lock
+}
+
+void OutputFolder::wrote(const std::string& path) {
+  const std::string name = fs::path(path).filename().string();
+  if (std::find(written_.begin(), written_.end(), name) != written_.end()) return;
+  written_.push_back(name);
+  // Appended at once: a run that fails later still lists what it wrote.
+  std::FILE* f = std::fopen((dir_ + "/" + manifest_name).c_str(), "a");
+  if (!f) throw std::runtime_error(dir_ + "/" + manifest_name + ": cannot write: " + std::strerror(errno));
+  const bool ok = std::fprintf(f, "%s\n", name.c_str()) > 0;
+  if (std::fclose(f) != 0 || !ok)
+    throw std::runtime_error(dir_ + "/" + manifest_name + ": cannot write: " + std::strerror(errno));
+}
+
+void OutputFolder::retire_previous() {
+  if (previous_.empty()) return;
+  std::error_code ec;
+  for (const auto& name : previous_)
+    if (std::find(written_.begin(), written_.end(), name) == written_.end()) fs::remove(dir_ + "/" + name, ec);
+  previous_.clear();
+  std::string text = "# cfdrun: the files of the run in this folder; --overwrite removes these and no others\n";
+  for (const auto& name : written_) text += name + "\n";
+  job::write_file_atomically(dir_ + "/" + manifest_name, text);
+}
+
+void prepare_output_dir(const std::string& dir, bool overwrite) {
+  OutputFolder folder(dir, overwrite, false);
+  folder.retire_previous();
+}
+
+SnapshotSeries::SnapshotSeries(std::string dir, std::string prefix, const Decomposition& dec, RunInfo info,
+                               std::shared_ptr<OutputFolder> folder)
     : dir_(std::move(dir)),
       prefix_(std::move(prefix)),
       xdmf_path_(dir_ + "/" + prefix_ + ".xdmf"),
       dec_(dec),
       grid_(dec.block),
-      info_(std::move(info)) {
+      info_(std::move(info)),
+      folder_(std::move(folder)) {
   grid_.offset = {0, 0, 0};
   grid_.n = grid_.global_n;
 }
@@ -121,6 +219,7 @@ void SnapshotSeries::write_global(const std::string& path, const std::string& gr
   if (!file || !file->end_collective()) return;
   rest(*file);
   file->commit(durable);
+  wrote(path);
 }
 
 template void SnapshotSeries::write_global(const std::string&, const std::string&, const std::vector<HostField<float>>&,
@@ -258,15 +357,8 @@ void SnapshotSeries::write_xdmf() const {
   }
   x << "  </Grid>\n </Domain>\n</Xdmf>\n";
 
-  const std::string tmp = xdmf_path_ + ".tmp";
-  job::TemporaryFile in_progress(tmp);
-  {
-    std::ofstream out(tmp);
-    out << x.str();
-    if (!out) throw std::runtime_error(tmp + ": cannot write");
-  }
-  if (std::rename(tmp.c_str(), xdmf_path_.c_str()) != 0)
-    throw std::runtime_error(xdmf_path_ + ": cannot rename into place");
+  job::write_file_atomically(xdmf_path_, x.str());
+  wrote(xdmf_path_);
 }
 
 }  // namespace cfd
@@ -330,11 +422,8 @@ OutputSettings open_output(const Config& config, const std::string& case_name, c
   std::string refused;
   if (comm.is_root()) {
     try {
-      if (continuing) {
-        if (!fs::is_directory(s.dir)) throw std::runtime_error(s.dir + ": the run's output folder is gone");
-      } else {
-        prepare_output_dir(s.dir, s.overwrite);
-      }
+      if (continuing && !fs::is_directory(s.dir)) throw std::runtime_error(s.dir + ": the run's output folder is gone");
+      s.folder = std::make_shared<OutputFolder>(s.dir, s.overwrite, continuing);
     } catch (const std::exception& e) {
       refused = e.what();
     }

@@ -8,6 +8,7 @@
 #include "core/grid.hpp"
 
 #include <functional>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -35,8 +36,42 @@ using Attributes = std::vector<std::pair<std::string, double>>;
 
 class H5Writer;
 
-// Prepares an output folder. An existing folder that holds cfdrun output is
-// only reused when `overwrite` is set; its old outputs are then removed.
+// The output folder of a run (rank 0's): locked against a second cfdrun for
+// as long as the run lasts, and with a manifest, .cfdrun-manifest, of the
+// files the run wrote. A folder that holds results is refused unless
+// `overwrite`; even then only the files an earlier run's manifest lists are
+// removed, and only once the new run is under way (retire_previous), so a
+// run that fails early leaves the old results as they were. A run that
+// continues from a checkpoint (`continuing`) adds to the folder's manifest.
+class OutputFolder {
+ public:
+  OutputFolder(std::string dir, bool overwrite, bool continuing);  // throws std::runtime_error
+  ~OutputFolder();
+  OutputFolder(const OutputFolder&) = delete;
+  OutputFolder& operator=(const OutputFolder&) = delete;
+
+  // `path` (in the folder) is complete: recorded in the manifest.
+  void wrote(const std::string& path);
+  // Removes the files of the earlier run's manifest that this run has not
+  // written again, and rewrites the manifest with this run's files.
+  void retire_previous();
+  const std::string& dir() const { return dir_; }
+
+  static constexpr const char* manifest_name = ".cfdrun-manifest";
+  static constexpr const char* lock_name = ".cfdrun.lock";
+
+ private:
+  // What the folder holds: the manifest of the run it continues, or the
+  // earlier run's files to replace; refuses results without `overwrite`.
+  void take_stock(bool overwrite, bool continuing);
+  std::string dir_;
+  int lock_fd_ = -1;
+  std::vector<std::string> previous_;  // the earlier run's files (overwrite)
+  std::vector<std::string> written_;   // this run's
+};
+
+// Prepares an output folder for a new run (OutputFolder without the lock):
+// refuses one that holds results unless `overwrite`.
 void prepare_output_dir(const std::string& dir, bool overwrite);
 
 // One file per snapshot whatever the rank count: every rank passes the
@@ -46,7 +81,9 @@ void prepare_output_dir(const std::string& dir, bool overwrite);
 // how the run was split, nor on which of the two wrote them.
 class SnapshotSeries {
  public:
-  SnapshotSeries(std::string dir, std::string prefix, const Decomposition& dec, RunInfo info);
+  // `folder` (rank 0's, may be null) records every file written.
+  SnapshotSeries(std::string dir, std::string prefix, const Decomposition& dec, RunInfo info,
+                 std::shared_ptr<OutputFolder> folder = nullptr);
 
   // Writes <dir>/<prefix>_<step>.h5 and rewrites <dir>/<prefix>.xdmf; collective.
   // A snapshot of the step of the last one replaces it. Returns the file path.
@@ -68,6 +105,16 @@ class SnapshotSeries {
   // The attributes every file of the run carries: time, step, solver,
   // build, configuration, grid and ranks.
   void write_run_attributes(H5Writer& file, long step, double time) const;
+
+  // Another file of the run (history, text output) is complete; rank 0.
+  void wrote(const std::string& path) const {
+    if (folder_) folder_->wrote(path);
+  }
+  // The run is under way (its first snapshot written): an earlier run's
+  // files it replaces go now.
+  void under_way() const {
+    if (folder_) folder_->retire_previous();
+  }
 
   // The snapshots written so far (or resumed), oldest first.
   struct Record {
@@ -112,11 +159,16 @@ class SnapshotSeries {
   std::vector<Entry> entries_;
   std::vector<std::string> field_names_;
   int bytes_ = 8;
+  std::shared_ptr<OutputFolder> folder_;
 };
 
 }  // namespace cfd
 
 namespace cfd {
+
+// More snapshots than this in one run is a mistake in the case (an output
+// interval far below the step), refused or stopped rather than written.
+constexpr double max_snapshots = 1e6;
 
 // The `output` section every solver shares.
 struct OutputSettings {
@@ -132,6 +184,7 @@ struct OutputSettings {
   double checkpoint_wall_seconds = 0;
   long checkpoint_keep = 0;
   bool checkpoint_at_end = true;
+  std::shared_ptr<OutputFolder> folder;  // rank 0's lock and manifest; null on other ranks
 };
 std::vector<KeySpec> output_keys();
 // The output section of a case, its folder resolved (an empty output.dir

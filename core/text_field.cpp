@@ -1,6 +1,10 @@
 #include "core/text_field.hpp"
 
+#include "core/job_control.hpp"
+
+#include <algorithm>
 #include <cerrno>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -11,17 +15,14 @@ namespace cfd {
 
 void write_text_field(const std::string& path, long nx, long ny, const std::vector<double>& values) {
   if (static_cast<long>(values.size()) != nx * ny) throw std::logic_error("write_text_field: size mismatch");
-  const std::string tmp = path + ".tmp";
-  std::FILE* f = std::fopen(tmp.c_str(), "w");
-  if (!f) throw std::runtime_error(tmp + ": cannot create");
-  std::fprintf(f, "%ld %ld\n", nx, ny);
-  for (double v : values) std::fprintf(f, "%.16e\n", v);
-  const bool ok = std::ferror(f) == 0;
-  if (std::fclose(f) != 0 || !ok) {
-    std::remove(tmp.c_str());
-    throw std::runtime_error(tmp + ": write failed");
+  std::string text = std::to_string(nx) + " " + std::to_string(ny) + "\n";
+  text.reserve(text.size() + values.size() * 24);
+  char line[40];
+  for (double v : values) {
+    std::snprintf(line, sizeof line, "%.16e\n", v);
+    text += line;
   }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) throw std::runtime_error(path + ": cannot rename into place");
+  job::write_file_atomically(path, text);
 }
 
 TextField read_text_field(const std::string& path) {
@@ -41,7 +42,10 @@ TextField read_text_field(const std::string& path) {
     if (!(header >> field.nx >> field.ny) || (header >> rest) || field.nx < 1 || field.ny < 1)
       throw std::runtime_error(where() + "expected a header 'nx ny' with two positive integers, got '" + line + "'");
   }
-  field.values.reserve(field.nx * field.ny);
+  if (field.nx > (1L << 40) / field.ny)
+    throw std::runtime_error(where() + "nx*ny = " + std::to_string(field.nx) + "*" + std::to_string(field.ny) +
+                             " is not the size of a field");
+  field.values.reserve(static_cast<size_t>(std::min(field.nx * field.ny, 1L << 24)));
   while (std::getline(in, line)) {
     ++lineno;
     const auto first = line.find_first_not_of(" \t\r");
@@ -53,7 +57,10 @@ TextField read_text_field(const std::string& path) {
     errno = 0;
     const double v = std::strtod(line.c_str() + first, &end);
     while (end && (*end == ' ' || *end == '\t' || *end == '\r')) ++end;
-    if (end == line.c_str() + first || *end != '\0' || errno == ERANGE)
+    // ERANGE on underflow still gives the (subnormal) number: cfdrun's own
+    // %.16e text holds values such as 6.5e-322. Overflow is an error.
+    const bool overflow = errno == ERANGE && std::fabs(v) > 1.0;
+    if (end == line.c_str() + first || *end != '\0' || overflow)
       throw std::runtime_error(where() + "expected one number per line, got '" + line + "'");
     if (static_cast<long>(field.values.size()) == field.nx * field.ny)
       throw std::runtime_error(where() + "more values than nx*ny = " + std::to_string(field.nx * field.ny));

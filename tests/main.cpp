@@ -3,15 +3,11 @@
 
 #include <gtest/gtest.h>
 
-#include <cstdlib>
-#include <optional>
-
 int main(int argc, char* argv[]) {
   // MPI only under a launcher: the unit tests run on one process, where
   // cfd::Comm needs no MPI, and Open MPI's own allocations at exit would
   // otherwise fail the sanitizer build's leak check at test discovery.
-  std::optional<cfd::MpiSession> mpi;
-  if (std::getenv("OMPI_COMM_WORLD_SIZE") || std::getenv("PMI_SIZE")) mpi.emplace(argc, argv);
+  cfd::MpiSession mpi(argc, argv);
   ::testing::InitGoogleTest(&argc, argv);
   int status = 0;
   {

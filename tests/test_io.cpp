@@ -104,17 +104,39 @@ TEST(OutputDir, RefusesToOverwriteUnlessTold) {
   const std::string dir = fresh_dir("outdir");
   cfd::prepare_output_dir(dir, false);
   cfd::prepare_output_dir(dir, false);  // an empty folder is fine
-  std::ofstream(dir + "/diffusion_00000000.h5") << "x";
+  {
+    cfd::OutputFolder run(dir, false, false);
+    std::ofstream(dir + "/diffusion_00000000.h5") << "x";
+    run.wrote(dir + "/diffusion_00000000.h5");
+  }
   std::ofstream(dir + "/notes.md") << "mine";
+  std::ofstream(dir + "/mine.h5") << "mine";  // looks like a result, but no run wrote it
   try {
     cfd::prepare_output_dir(dir, false);
     ADD_FAILURE() << "existing results were not protected";
   } catch (const std::runtime_error& e) {
     EXPECT_NE(std::string(e.what()).find("--overwrite"), std::string::npos);
   }
-  cfd::prepare_output_dir(dir, true);
+  {
+    cfd::OutputFolder run(dir, true, false);
+    EXPECT_TRUE(fs::exists(dir + "/diffusion_00000000.h5"));  // kept until the new run is under way
+    run.retire_previous();
+  }
   EXPECT_FALSE(fs::exists(dir + "/diffusion_00000000.h5"));
-  EXPECT_TRUE(fs::exists(dir + "/notes.md"));  // only cfdrun's own outputs are removed
+  EXPECT_TRUE(fs::exists(dir + "/notes.md"));  // only files a run's manifest lists are removed
+  EXPECT_TRUE(fs::exists(dir + "/mine.h5"));
+  fs::remove_all(dir);
+}
+
+TEST(OutputDir, OneRunAtATime) {
+  const std::string dir = fresh_dir("locked");
+  cfd::OutputFolder first(dir, false, false);
+  try {
+    cfd::OutputFolder second(dir, true, false);
+    ADD_FAILURE() << "a second run was let into a locked folder";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("another cfdrun is writing to this folder"), std::string::npos) << e.what();
+  }
   fs::remove_all(dir);
 }
 

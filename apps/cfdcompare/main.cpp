@@ -215,7 +215,12 @@ int main(int argc, char* argv[]) {
   {
     int kargc = 1;
     cfd::KokkosSession kokkos(kargc, argv);
-    c = cfd::compare_fields(ref.values, cand.values, tol);
+    try {
+      c = cfd::compare_fields(ref.values, cand.values, tol);
+    } catch (const std::invalid_argument& e) {
+      std::fprintf(stderr, "cfdcompare: error: %s and %s: %s\n", files[0].c_str(), files[1].c_str(), e.what());
+      return 2;
+    }
   }
 
   const long wi = c.worst_index >= 0 ? c.worst_index % ref.nx + 1 : 0;
@@ -229,6 +234,9 @@ int main(int argc, char* argv[]) {
     std::printf("relative L2       %.6e\n", c.rel_l2);
     std::printf("mass difference   %.6e   (sum candidate - sum reference)\n", c.mass_diff);
     std::printf("failures          %ld   (atol %g, rtol %g)\n", c.failures, tol.atol, tol.rtol);
+    if (c.ref_not_finite + c.candidate_not_finite > 0)
+      std::printf("NaN or Inf        %ld in the reference, %ld in the candidate (each a failure)\n", c.ref_not_finite,
+                  c.candidate_not_finite);
     std::printf("worst point       i=%ld j=%ld (1-based): reference %.17g, candidate %.17g\n", wi, wj, c.worst_ref,
                 c.worst_candidate);
     std::printf("%s\n", c.failures == 0 ? "PASS" : "FAIL");

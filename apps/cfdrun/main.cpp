@@ -7,11 +7,13 @@
 #include "core/version.hpp"
 #include "physics/solvers.hpp"
 
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <exception>
 #include <filesystem>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -85,6 +87,65 @@ void print_version() {
   std::printf(" (default first)\n");
 }
 
+// Kokkos reads its numeric options with atoi or aborts on bad ones; cfdrun
+// checks them first.
+void check_kokkos_option(const std::string& option) {
+  static const char* numeric[] = {"threads", "num-threads", "numa", "device-id", "num-devices", "skip-device"};
+  const auto eq = option.find('=');
+  const std::string name = option.substr(9, eq == std::string::npos ? std::string::npos : eq - 9);
+  for (const char* n : numeric) {
+    if (name != n) continue;
+    const std::string value = eq == std::string::npos ? "" : option.substr(eq + 1);
+    char* end = nullptr;
+    errno = 0;
+    const long v = std::strtol(value.c_str(), &end, 10);
+    if (value.empty() || *end != '\0' || errno == ERANGE || v < 0 || v > 1 << 20)
+      throw std::invalid_argument(option + ": expected --kokkos-" + name + "=N with N a whole number (e.g. --kokkos-" +
+                                  name + "=4)");
+  }
+}
+
+// "MemTotal" or "MemAvailable" of /proc/meminfo in GiB (0 if unknown).
+double memory_gib(const char* key) {
+  std::FILE* f = std::fopen("/proc/meminfo", "r");
+  if (!f) return 0;
+  char line[256];
+  double kib = 0;
+  const size_t n = std::strlen(key);
+  while (std::fgets(line, sizeof line, f))
+    if (std::strncmp(line, key, n) == 0 && line[n] == ':') kib = std::atof(line + n + 1);
+  std::fclose(f);
+  return kib / (1024.0 * 1024.0);
+}
+
+// What went wrong, in words: an allocation that failed says what it was
+// for, how much, and how much memory the machine has.
+std::string describe_failure(const std::exception& e) {
+  std::string what = e.what();
+  const bool kokkos = what.find("Kokkos failed to allocate") != std::string::npos;
+  if (!kokkos && !dynamic_cast<const std::bad_alloc*>(&e)) return what;
+  std::string out = "out of memory: ";
+  if (kokkos) {
+    // Kokkos 3 and 4: 'label "euler2d::u" ... named "Host" ... Allocation of size 298 G failed'.
+    auto between = [&](const std::string& before, const std::string& after) {
+      const auto a = what.find(before);
+      if (a == std::string::npos) return std::string();
+      const auto b = what.find(after, a + before.size());
+      return b == std::string::npos ? std::string() : what.substr(a + before.size(), b - a - before.size());
+    };
+    const std::string label = between("label \"", "\""), space = between("named \"", "\"");
+    const std::string size = between("Allocation of size ", " failed");
+    out += "cannot allocate " + (label.empty() ? std::string("an array") : "'" + label + "'") +
+           (size.empty() ? "" : " (" + size + "B)") + (space.empty() ? "" : " in " + space + " memory");
+  } else {
+    out += "a host allocation failed (std::bad_alloc)";
+  }
+  char mem[160];
+  std::snprintf(mem, sizeof mem, "; this machine has %.1f GiB of memory, %.1f GiB available", memory_gib("MemTotal"),
+                memory_gib("MemAvailable"));
+  return out + mem + ". A smaller grid, fp32, or more ranks (mpirun) need less per process";
+}
+
 // Messages about the command line and the case come from rank 0 alone:
 // every rank reads the same ones.
 bool root = true;
@@ -152,6 +213,7 @@ int main(int argc, char* argv[]) {
       } else if (a == "--markdown") {
         markdown = true;
       } else if (a.rfind("--kokkos-", 0) == 0) {
+        check_kokkos_option(a);
         kokkos_args.push_back(argv[k]);
       } else if (!a.empty() && a[0] == '-') {
         return usage_error("unknown option '" + a + "'");
@@ -252,13 +314,14 @@ int main(int argc, char* argv[]) {
     if (root) std::fprintf(stderr, "cfdrun: error: %s\n", e.what());
     status = 1;
   } catch (const std::exception& e) {
+    const std::string message = describe_failure(e);
     // This rank alone: the others may wait for it in a collective call, so
     // it ends them all rather than leave them hanging.
     if (world.size() > 1) {
-      std::fprintf(stderr, "cfdrun: error on rank %d of %d: %s\n", world.rank(), world.size(), e.what());
+      std::fprintf(stderr, "cfdrun: error on rank %d of %d: %s\n", world.rank(), world.size(), message.c_str());
       world.abort(1);
     }
-    std::fprintf(stderr, "cfdrun: error: %s\n", e.what());
+    std::fprintf(stderr, "cfdrun: error: %s\n", message.c_str());
     status = 1;
   }
   return status;

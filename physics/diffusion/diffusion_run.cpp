@@ -28,7 +28,7 @@ int run_case(const Config& config, const Params& p, const RunContext& context) {
         ranks.c_str(), out.dir.c_str());
 
   Solver<Real, Layout> solver(p, dec);
-  SnapshotSeries series(out.dir, "diffusion", dec, info);
+  SnapshotSeries series(out.dir, "diffusion", dec, info, out.folder);
   TimeLoop loop = TimeLoop::for_case(config, out, context.quiet, context.case_name, context.restart);
   loop.steps = p.steps;
   double mass = 0, peak = 0;
@@ -39,8 +39,10 @@ int run_case(const Config& config, const Params& p, const RunContext& context) {
     const std::vector<Real> u = series.gather(final_fields.front().values);
     mass = std::accumulate(u.begin(), u.end(), 0.0);
     peak = u.empty() ? 0.0 : static_cast<double>(*std::max_element(u.begin(), u.end()));
-    if (config.get_bool("diffusion.text_output") && dec.comm.is_root())
+    if (config.get_bool("diffusion.text_output") && dec.comm.is_root()) {
       write_text_field(out.dir + "/diffusion_final.txt", p.nx, p.ny, std::vector<double>(u.begin(), u.end()));
+      series.wrote(out.dir + "/diffusion_final.txt");
+    }
     return {{"total_u", mass}};
   };
   const SolveTimings timings = run_time_loop(solver, loop, series, dec.comm, hooks);

@@ -128,6 +128,13 @@ Params params(const Config& c) {
   if (p.problem == Problem::vortex) p.lo = {-5, -5}, p.hi = {5, 5};
 
   if (p.steps == 0 && !(p.end_time > 0)) c.reject("time.end_time", "must be positive when time.steps is 0");
+  // Each output time is a step landed on: an interval far below the run's
+  // length would write snapshot after snapshot without end.
+  if (p.steps == 0 && p.output_interval > 0 && p.end_time / p.output_interval > max_snapshots)
+    c.reject("output.time_interval", "a snapshot every " + format_real(p.output_interval) + " up to time.end_time " +
+                                         format_real(p.end_time) + " would be more than " +
+                                         std::to_string(static_cast<long>(max_snapshots)) +
+                                         " snapshots; choose a larger interval");
   if (p.original_faces && p.riemann != gas::RiemannSolver::hlle)
     c.reject("euler2d.original_faces", "the tutorial's faces go with riemann: hlle");
   for (int s = 0; s < 4; s += 2)

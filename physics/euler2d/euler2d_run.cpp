@@ -31,7 +31,7 @@ int run_case(const Config& config, const Params& p, const RunContext& context) {
   // the set-up (the solver allocates everything it uses there).
   std::optional<AllocationMeter> meter(std::in_place);
   Solver<Real> solver(p, dec);
-  SnapshotSeries series(out.dir, "euler2d", dec, info);
+  SnapshotSeries series(out.dir, "euler2d", dec, info, out.folder);
   TimeLoop loop = TimeLoop::for_case(config, out, context.quiet, context.case_name, context.restart);
   loop.steps = p.steps;
   loop.end_time = p.end_time;

@@ -1,5 +1,7 @@
 #include "physics/gas/exact_riemann.hpp"
 
+#include "core/config.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <string>
@@ -8,7 +10,7 @@ namespace cfd::gas {
 
 ExactRiemann::ExactRiemann(RiemannState left, RiemannState right, double gamma)
     : left_(left), right_(right), gamma_(gamma) {
-  if (!(gamma > 1)) throw std::invalid_argument("gamma must be greater than 1, got " + std::to_string(gamma));
+  if (!(gamma > 1)) throw std::invalid_argument("gamma must be greater than 1, got " + format_real(gamma));
   for (const RiemannState* s : {&left_, &right_})
     if (!(s->rho > 0) || !(s->p > 0) || !std::isfinite(s->u))
       throw std::invalid_argument("a Riemann state needs positive density and pressure");

@@ -1,6 +1,7 @@
 #include "physics/sod/sod_run.hpp"
 
 #include "core/driver.hpp"
+#include "core/job_control.hpp"
 #include "core/snapshot.hpp"
 #include "physics/sod/sod_solver.hpp"
 
@@ -19,18 +20,16 @@ const char* name(Kernels k) { return k == Kernels::split ? "split" : "fused"; }
 void write_text(const std::string& path, const Params& p, const Profiles& prof) {
   // The original's four columns in Sod units; its x is n*dx/Lx for n = 1..nx,
   // one node further than the node's own position.
-  const std::string tmp = path + ".tmp";
-  std::FILE* f = std::fopen(tmp.c_str(), "w");
-  if (!f) throw std::runtime_error(tmp + ": cannot create");
+  std::string text;
+  char line[128];
   const bool sod = p.units == Units::sod;
   for (size_t k = 0; k < prof.rho.size(); ++k) {
     const double x = p.scheme == Scheme::keep ? (k + 1.0) / (p.nx - 1) : (k + 0.5) / p.nx;
-    std::fprintf(f, "%.16e %.16e %.16e %.16e\n", x, sod ? prof.rho[k] : prof.rho[k] / p.rho_ref,
-                 sod ? prof.u[k] : prof.u[k] / p.a(), sod ? prof.p[k] : prof.p[k] / p.p_ref());
+    std::snprintf(line, sizeof line, "%.16e %.16e %.16e %.16e\n", x, sod ? prof.rho[k] : prof.rho[k] / p.rho_ref,
+                  sod ? prof.u[k] : prof.u[k] / p.a(), sod ? prof.p[k] : prof.p[k] / p.p_ref());
+    text += line;
   }
-  const bool ok = std::ferror(f) == 0;
-  if (std::fclose(f) != 0 || !ok) throw std::runtime_error(tmp + ": write failed");
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) throw std::runtime_error(path + ": cannot rename into place");
+  job::write_file_atomically(path, text);
 }
 
 template <class Real, class Layout>
@@ -47,7 +46,7 @@ int run_case(const Config& config, const Params& p, const RunContext& context) {
         info.precision.c_str(), ExecSpace::name(), p.length(), p.a(), ranks.c_str(), out.dir.c_str());
 
   Solver<Real, Layout> solver(p, dec);
-  SnapshotSeries series(out.dir, "sod", dec, info);
+  SnapshotSeries series(out.dir, "sod", dec, info, out.folder);
   TimeLoop loop = TimeLoop::for_case(config, out, context.quiet, context.case_name, context.restart);
   loop.steps = p.steps;
   loop.end_time = p.end_time;
@@ -66,7 +65,10 @@ int run_case(const Config& config, const Params& p, const RunContext& context) {
       prof.rho = series.gather(final_fields[0].values);
       prof.u = series.gather(final_fields[1].values);
       prof.p = series.gather(final_fields[2].values);
-      if (dec.comm.is_root()) write_text(out.dir + "/sod_final.txt", p, prof);
+      if (dec.comm.is_root()) {
+        write_text(out.dir + "/sod_final.txt", p, prof);
+        series.wrote(out.dir + "/sod_final.txt");
+      }
     }
     return {{"interior_mass_change", (end.first - start.first) / start.first},
             {"interior_energy_change", (end.second - start.second) / start.second}};

@@ -313,8 +313,9 @@ class Solver {
       values[1] = sod ? p / p_.p_ref() : p;
     }
     dec_.comm.sum(values, 2);
-    return "non-physical state (density " + std::to_string(values[0]) + ", pressure " + std::to_string(values[1]) +
-           ") at step " + std::to_string(step_) + ", node " + std::to_string(bad + 1);
+    return "non-physical state at step " + std::to_string(step_) + ", t = " + format_real(time()) + ": " +
+           (keep_ ? "node " : "cell ") + std::to_string(bad + 1) + " has density " + format_real(values[0]) +
+           " and pressure " + format_real(values[1]);
   }
 
   // Profiles of this block on the host, in the units asked for.
