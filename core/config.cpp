@@ -1,5 +1,6 @@
 #include "core/config.hpp"
 
+#include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
@@ -111,6 +112,31 @@ class Locator {
   std::set<std::string> overridden_;
 };
 
+// Where each document of a YAML stream begins: the first event's mark.
+struct DocumentMarks : YAML::EventHandler {
+  std::vector<YAML::Mark> starts;
+  bool started = false;
+  void first(const YAML::Mark& mark) {
+    if (!started) starts.push_back(mark);
+    started = true;
+  }
+  void OnDocumentStart(const YAML::Mark&) override { started = false; }
+  void OnDocumentEnd() override {}
+  void OnNull(const YAML::Mark& mark, YAML::anchor_t) override { first(mark); }
+  void OnAlias(const YAML::Mark& mark, YAML::anchor_t) override { first(mark); }
+  void OnScalar(const YAML::Mark& mark, const std::string&, YAML::anchor_t, const std::string&) override {
+    first(mark);
+  }
+  void OnSequenceStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {
+    first(mark);
+  }
+  void OnSequenceEnd() override {}
+  void OnMapStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {
+    first(mark);
+  }
+  void OnMapEnd() override {}
+};
+
 [[noreturn]] void fail(const std::string& where, const std::string& path, const std::string& what) {
   throw ConfigError(where + ": error: " + (path.empty() ? "" : "'" + path + "': ") + what);
 }
@@ -150,15 +176,23 @@ Config Config::from_string(const std::string& text, const std::string& source_na
                            const std::vector<std::string>& overrides, SchemaLookup schema) {
   YAML::Node root;
   try {
-    // All documents, so that a second one is refused rather than ignored.
-    std::vector<YAML::Node> documents = YAML::LoadAll(text);
-    if (documents.size() > 1) {
-      const YAML::Mark m = documents[1].Mark();
+    // A second document is refused rather than ignored. (Not with
+    // YAML::LoadAll: yaml-cpp up to 0.8 loops for ever, allocating, on a
+    // document that begins with ',', returning empty documents that
+    // consume nothing; yaml-cpp#1040, fixed upstream in #1319.)
+    std::istringstream stream(text);
+    YAML::Parser parser(stream);
+    DocumentMarks marks;
+    if (parser.HandleNextDocument(marks) && parser.HandleNextDocument(marks)) {
+      const YAML::Mark m = marks.starts.back();
+      if (marks.starts.size() == 2 && m.pos == marks.starts.front().pos)
+        throw ConfigError(source_name + ":" + std::to_string(m.line + 1) + ":" + std::to_string(m.column + 1) +
+                          ": error: YAML syntax: this cannot begin a case file (a stray ',' or ']'?)");
       throw ConfigError(source_name + ":" + std::to_string(m.line + 1) +
                         ": error: a second YAML document begins here; a case file is one document (remove the '---' "
                         "or '...' line, or the indentation of the first line, which makes the rest a new document)");
     }
-    if (!documents.empty()) root = documents.front();
+    root = YAML::Load(text);
   } catch (const YAML::Exception& e) {
     throw ConfigError(source_name + ":" + std::to_string(e.mark.line + 1) + ":" + std::to_string(e.mark.column + 1) +
                       ": error: YAML syntax: " + e.msg);
