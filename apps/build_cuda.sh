@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# GPU (CUDA) build of cfdrun: Kokkos 4.6.01 for Hopper (H100/H200), then cfdrun.
+# GPU (CUDA) build of cfdrun: Kokkos 4.6.01 (and KokkosKernels, when its source is
+# given) for the card's architecture, then cfdrun. `bash apps/setup.sh cuda` calls it.
 #
 #   bash apps/build_cuda.sh KOKKOS_SOURCE_DIR [BUILD_ROOT]
 #
@@ -16,6 +17,11 @@
 #   CFDRUN_ENABLE_TESTS  ON to build the GoogleTest suite too (default OFF)
 #   CFDRUN_JOBS          parallel build jobs (default: nproc)
 #   CUDA_ROOT            CUDA toolkit, when nvcc is not on PATH (default /usr/local/cuda)
+#   KOKKOS_KERNELS_SRC   a KokkosKernels 4.x source tree (e.g. .deps/kokkos-kernels-4.6.01):
+#                        built into the same prefix (BLAS and sparse components, no
+#                        vendor TPLs) and used by cfdrun (-DCFDRUN_ENABLE_KOKKOSKERNELS=ON)
+#   CFDRUN_CUDA_ARCH     the compute capability, e.g. 90 (H100/H200), 80 (A100), 89, 100;
+#                        default: what nvidia-smi reports, else 90
 #
 # Needs CUDA 13.0 (12.x works too), gcc, CMake, yaml-cpp, HDF5; no network.
 #
@@ -72,6 +78,26 @@ root=$(cd "$root" && pwd)
 
 src=$root/src/kokkos
 kokkos_build=$root/kokkos-build
+kernels_in=${KOKKOS_KERNELS_SRC:-}
+kernels_build=$root/kokkos-kernels-build
+if [ -n "$kernels_in" ]; then
+  [ -f "$kernels_in/CMakeLists.txt" ] && [ -d "$kernels_in/sparse" ] ||
+    die "KOKKOS_KERNELS_SRC='$kernels_in' is not a KokkosKernels source tree"
+  kernels_in=$(cd "$kernels_in" && pwd)
+fi
+
+# The card's architecture: Kokkos' option and nvcc's sm_XX.
+arch=${CFDRUN_CUDA_ARCH:-}
+if [ -z "$arch" ] && command -v nvidia-smi >/dev/null 2>&1; then
+  arch=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -n 1 | tr -d ' .')
+fi
+arch=${arch:-90}
+case $arch in
+  70) kokkos_arch=VOLTA70 ;; 75) kokkos_arch=TURING75 ;; 80) kokkos_arch=AMPERE80 ;; 86) kokkos_arch=AMPERE86 ;;
+  89) kokkos_arch=ADA89 ;; 90) kokkos_arch=HOPPER90 ;; 100) kokkos_arch=BLACKWELL100 ;; 120) kokkos_arch=BLACKWELL120 ;;
+  *) die "compute capability '$arch' has no Kokkos architecture option here (set CFDRUN_CUDA_ARCH, e.g. 90)" ;;
+esac
+export NVCC_WRAPPER_DEFAULT_ARCH=sm_$arch
 prefix=$root/kokkos
 build=$root/build
 
@@ -148,8 +174,8 @@ a\
 }
 
 build_kokkos() {
-  if [ -f "$prefix/.complete" ]; then
-    log "Kokkos: reusing $prefix ($prefix/.complete exists; delete $prefix to rebuild)"
+  if [ -f "$prefix/.complete" ] && [ "$(cat "$prefix/.complete")" = "$kokkos_arch" ]; then
+    log "Kokkos: reusing $prefix for $kokkos_arch ($prefix/.complete exists; delete $prefix to rebuild)"
     return
   fi
   local version
@@ -162,7 +188,7 @@ build_kokkos() {
   patch_nvcc_wrapper
   patch_cuda13
 
-  log "Kokkos: configuring in $kokkos_build (CUDA + Serial, HOPPER90, Release, C++17)"
+  log "Kokkos: configuring in $kokkos_build (CUDA + Serial, $kokkos_arch, Release, C++17)"
   cmake -S "$src" -B "$kokkos_build" \
     -DCMAKE_BUILD_TYPE=Release \
     -DCMAKE_CXX_STANDARD=17 \
@@ -170,7 +196,7 @@ build_kokkos() {
     -DCMAKE_INSTALL_PREFIX="$prefix" \
     -DKokkos_ENABLE_CUDA=ON \
     -DKokkos_ENABLE_SERIAL=ON \
-    -DKokkos_ARCH_HOPPER90=ON \
+    -DKokkos_ARCH_${kokkos_arch}=ON \
     -DKokkos_ENABLE_TESTS=OFF \
     -DKokkos_ENABLE_EXAMPLES=OFF \
     -DKokkos_ENABLE_BENCHMARKS=OFF
@@ -179,10 +205,46 @@ build_kokkos() {
   log "Kokkos: installing into $prefix"
   cmake --install "$kokkos_build"
   [ -x "$prefix/bin/nvcc_wrapper" ] || die "the Kokkos install has no bin/nvcc_wrapper"
-  grep -q '^default_arch=.*sm_90' "$prefix/bin/nvcc_wrapper" ||
-    die "the installed nvcc_wrapper does not default to sm_90"
-  touch "$prefix/.complete"
+  grep -q '^default_arch=.*NVCC_WRAPPER_DEFAULT_ARCH' "$prefix/bin/nvcc_wrapper" ||
+    die "the installed nvcc_wrapper does not honour NVCC_WRAPPER_DEFAULT_ARCH"
+  echo "$kokkos_arch" >"$prefix/.complete"
+  rm -f "$prefix/.kernels-complete"
   log "Kokkos: done ($prefix)"
+}
+
+# KokkosKernels into the same prefix: BLAS and sparse (what cfdrun uses),
+# the instantiations for double and float, no cuBLAS/cuSPARSE, so that the
+# same kernels run on the CPU and the GPU.
+build_kernels() {
+  [ -n "$kernels_in" ] || return 0
+  if [ -f "$prefix/.kernels-complete" ]; then
+    log "KokkosKernels: reusing the install in $prefix"
+    return
+  fi
+  log "KokkosKernels: configuring $kernels_in in $kernels_build"
+  rm -rf "$kernels_build"
+  cmake -S "$kernels_in" -B "$kernels_build" \
+    -DCMAKE_BUILD_TYPE=Release \
+    -DCMAKE_CXX_STANDARD=17 \
+    -DCMAKE_CXX_COMPILER="$prefix/bin/nvcc_wrapper" \
+    -DCMAKE_INSTALL_PREFIX="$prefix" \
+    -DKokkos_ROOT="$prefix" \
+    -DKokkosKernels_ENABLE_ALL_COMPONENTS=OFF \
+    -DKokkosKernels_ENABLE_COMPONENT_BLAS=ON \
+    -DKokkosKernels_ENABLE_COMPONENT_SPARSE=ON \
+    -DKokkosKernels_INST_DOUBLE=ON \
+    -DKokkosKernels_INST_FLOAT=ON \
+    -DKokkosKernels_ENABLE_TPL_CUBLAS=OFF \
+    -DKokkosKernels_ENABLE_TPL_CUSPARSE=OFF \
+    -DKokkosKernels_ENABLE_TPL_CUSOLVER=OFF \
+    -DKokkosKernels_ENABLE_TESTS=OFF \
+    -DKokkosKernels_ENABLE_PERFTESTS=OFF \
+    -DKokkosKernels_ENABLE_EXAMPLES=OFF
+  log "KokkosKernels: building with $jobs jobs"
+  cmake --build "$kernels_build" -j "$jobs"
+  cmake --install "$kernels_build"
+  touch "$prefix/.kernels-complete"
+  log "KokkosKernels: done ($prefix)"
 }
 
 build_cfdrun() {
@@ -193,7 +255,7 @@ build_cfdrun() {
     -DCMAKE_BUILD_TYPE=Release \
     -DKokkos_ROOT="$prefix" \
     -DCMAKE_CXX_COMPILER="$prefix/bin/nvcc_wrapper" \
-    -DCFDRUN_ENABLE_KOKKOSKERNELS=OFF \
+    -DCFDRUN_ENABLE_KOKKOSKERNELS="$([ -n "$kernels_in" ] && echo ON || echo OFF)" \
     -DCFDRUN_ENABLE_TESTS="$tests" \
     "${extra[@]}"
   log "cfdrun: building with $jobs jobs"
@@ -203,4 +265,5 @@ build_cfdrun() {
 }
 
 build_kokkos
+build_kernels
 build_cfdrun

@@ -75,7 +75,9 @@ struct SlabGeometry {
   int ghost;    // layers per side
   long across;  // entries across the slab (the other direction's whole extent)
   int components;
-  long count() const { return static_cast<long>(components) * ghost * across; }  // values in one slab
+  KOKKOS_FORCEINLINE_FUNCTION long count() const {
+    return static_cast<long>(components) * ghost * across;
+  }  // values in one slab
   // Entry k of a slab buffer: component c, layer (0 at the slab's low
   // end), and t across; its buffers hold side 0's slab, then side 1's.
   struct Entry {

@@ -92,12 +92,12 @@ wall:*)
   begin=$(date +%s.%N)
   status=0
   "${launch[@]}" "$bin/cfdrun" "$case_file" -q --output "$out" --wall-time "$limit" "$@" || status=$?
-  elapsed=$(echo "$(date +%s.%N) - $begin" | bc)
+  elapsed=$(awk -v a="$(date +%s.%N)" -v b="$begin" 'BEGIN { printf "%.3f", a - b }')
   if [ "$status" -ne 3 ]; then
     echo "with --wall-time $limit: exit status $status after $elapsed s, expected 3"
     exit 1
   fi
-  if [ "$(echo "$elapsed > $limit + 1" | bc)" -eq 1 ]; then
+  if awk -v e="$elapsed" -v l="$limit" 'BEGIN { exit !(e > l + 1) }'; then
     echo "with --wall-time $limit: stopped only after $elapsed s"
     exit 1
   fi

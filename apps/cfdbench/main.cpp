@@ -216,7 +216,8 @@ template <class Real>
 Row bench_diffusion(const std::string& variant, long n, long steps, int repeats, double copy_gbps) {
   using namespace cfd::diffusion;
   Params p;
-  const auto [nx, ny] = global_size(n, 2);
+  const std::array<long, 2> size = global_size(n, 2);
+  const long nx = size[0], ny = size[1];  // not a structured binding: a lambda below captures them
   p.nx = nx, p.ny = ny;
   p.steps = steps;
   p.precision = sizeof(Real) == 4 ? Precision::fp32 : Precision::fp64;

@@ -141,6 +141,13 @@ std::string describe_failure(const std::exception& e) {
     out += "a host allocation failed (std::bad_alloc)";
   }
   char mem[160];
+#ifdef KOKKOS_ENABLE_CUDA
+  if (what.find("named \"Cuda") != std::string::npos) {
+    std::snprintf(mem, sizeof mem, "; the GPU has %.1f GiB of memory",
+                  static_cast<double>(Kokkos::Cuda().cuda_device_prop().totalGlobalMem) / (1024.0 * 1024.0 * 1024.0));
+    return out + mem + ". A smaller grid, fp32, or more ranks (mpirun, one GPU each) need less per GPU";
+  }
+#endif
   std::snprintf(mem, sizeof mem, "; this machine has %.1f GiB of memory, %.1f GiB available", memory_gib("MemTotal"),
                 memory_gib("MemAvailable"));
   return out + mem + ". A smaller grid, fp32, or more ranks (mpirun) need less per process";
