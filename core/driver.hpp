@@ -10,6 +10,7 @@
 //                                    // takes the minimum over ranks); <= 0 or
 //                                    // NaN: a cell is not physical
 //   void advance(double dt);
+//   void land_on(double time);       // the step just taken ended at `time` exactly
 //   long step() const;  double time() const;
 //   long updates_per_step() const;   // this rank's points or cells
 //   std::vector<HostField<R>> fields() const;  // this block's owned entries
@@ -383,12 +384,15 @@ SolveTimings run_time_loop(Physics& physics, const TimeLoop& loop, SnapshotSerie
                                         " of the first step's " + format_real(record.reference_dt * unit));
     }
     dt = stable;
-    // Land on the end time and on output times exactly.
+    // Land on the end time and on output times exactly: the step is
+    // shortened to reach it, and the clock is set to it after the step.
     const bool shortened_to_end = to_end_time && physics.time() + dt > loop.end_time;
+    double landing = shortened_to_end ? loop.end_time : NAN;
     if (shortened_to_end) dt = loop.end_time - physics.time();
     bool output_now = false;
     if (physics.time() + dt >= next_output() * (1 - 1e-14)) {
-      dt = next_output() - physics.time();
+      landing = next_output();
+      dt = landing - physics.time();
       output_now = true;
     }
     // A last step shortened to land on an end time that is no output time
@@ -401,6 +405,7 @@ SolveTimings run_time_loop(Physics& physics, const TimeLoop& loop, SnapshotSerie
       before_last = moment(history_bytes());
     }
     physics.advance(dt);
+    if (!std::isnan(landing)) physics.land_on(landing);
     progress.update(physics.step(), physics.time() * unit, dt * unit);
     if (loop.check_every > 0 && physics.step() % loop.check_every == 0) check_state();
     const bool last = finished();

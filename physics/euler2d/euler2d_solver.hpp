@@ -452,6 +452,9 @@ class Solver {
 
   long step() const { return step_; }
   double time() const { return time_; }
+  // The step just taken was shortened to end at `time` (an end or output
+  // time): the clock reads it exactly, not the sum that may miss it by a bit.
+  void land_on(double time) { time_ = time; }
   const GridBlock& grid() const { return grid_; }
   const HaloExchange<Real>& halo() const { return halo_; }
   // Cells of this block, updated once per step.

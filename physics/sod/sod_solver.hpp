@@ -233,6 +233,7 @@ class Solver {
     step_ = 0;
     full_steps_ = 0;
     partial_time_ = 0;
+    time_ = 0;
   }
 
   // The step size the scheme allows on this block, in Sod units (Lx/a);
@@ -261,9 +262,12 @@ class Solver {
       ++full_steps_;
     else
       partial_time_ += dt;
+    time_ = full_steps_ * fixed_dt_sod_ + partial_time_;
   }
+  // The step just taken was shortened to end at `time`: the clock reads it exactly.
+  void land_on(double time) { time_ = time; }
 
-  double time() const { return full_steps_ * fixed_dt_sod_ + partial_time_; }
+  double time() const { return time_; }
   long step() const { return step_; }
   const GridBlock& grid() const { return grid_; }
   const HaloExchange<Real>& halo() const { return halo_; }
@@ -380,6 +384,7 @@ class Solver {
     step_ = static_cast<long>(clock_value(clock, "step"));
     full_steps_ = static_cast<long>(clock_value(clock, "full_steps"));
     partial_time_ = clock_value(clock, "partial_time");
+    time_ = clock_value(clock, "time");
   }
 
   void release() {
@@ -480,7 +485,7 @@ class Solver {
   long update_begin_ = 0, update_end_ = 0;
   double fixed_dt_sod_ = 0;
   long step_ = 0, full_steps_ = 0;
-  double partial_time_ = 0;
+  double partial_time_ = 0, time_ = 0;
 };
 
 }  // namespace cfd::sod
