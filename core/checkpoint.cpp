@@ -50,6 +50,7 @@ std::string write_checkpoint(const SnapshotSeries& series, const std::string& ca
   series.write_global(
       path, "state", state,
       [&](H5Writer& file) {
+        series.describe_fields(file, "state", state);
         series.write_run_attributes(file, step, time);
         file.attribute("kind", std::string("cfdrun checkpoint"));
         file.attribute("checkpoint_format", checkpoint_format);

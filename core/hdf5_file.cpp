@@ -165,13 +165,27 @@ void H5Writer::attribute(const std::string& name, double value) {
 void H5Writer::attribute(const std::string& name, long value) {
   write_attribute(file_, path_, name, H5T_NATIVE_LONG, &value, H5Screate(H5S_SCALAR));
 }
+namespace {
+// Variable-length UTF-8: h5py reads it as str, not bytes.
+hid_t utf8_string_type() {
+  const hid_t type = H5Tcopy(H5T_C_S1);
+  H5Tset_size(type, H5T_VARIABLE);
+  H5Tset_cset(type, H5T_CSET_UTF8);
+  return type;
+}
+}  // namespace
+
 void H5Writer::attribute(const std::string& name, const std::string& value) {
-  Handle type{H5Tcopy(H5T_C_S1), H5Tclose};
-  H5Tset_size(type.id, value.empty() ? 1 : value.size());
-  H5Tset_strpad(type.id, H5T_STR_NULLPAD);
-  H5Tset_cset(type.id, H5T_CSET_UTF8);
-  const char* data = value.empty() ? "" : value.c_str();
-  write_attribute(file_, path_, name, type.id, data, H5Screate(H5S_SCALAR));
+  Handle type{utf8_string_type(), H5Tclose};
+  const char* data = value.c_str();
+  write_attribute(file_, path_, name, type.id, &data, H5Screate(H5S_SCALAR));
+}
+
+void H5Writer::dataset_attribute(const std::string& dataset, const std::string& name, const std::string& value) {
+  Handle set{check_id(H5Dopen2(file_, dataset.c_str(), H5P_DEFAULT), path_ + ": no dataset " + dataset), H5Dclose};
+  Handle type{utf8_string_type(), H5Tclose};
+  const char* data = value.c_str();
+  write_attribute(set.id, path_ + ":" + dataset, name, type.id, &data, H5Screate(H5S_SCALAR));
 }
 
 void H5Writer::commit(bool durable) {
@@ -301,6 +315,14 @@ std::string h5_read_string_attribute(const std::string& path, const std::string&
   Handle attr{check_id(H5Aopen(file.id, name.c_str(), H5P_DEFAULT), path + ": no attribute " + name), H5Aclose};
   Handle type{H5Aget_type(attr.id), H5Tclose};
   if (H5Tget_class(type.id) != H5T_STRING) throw std::runtime_error(path + ": attribute " + name + " is not a string");
+  if (H5Tis_variable_str(type.id) > 0) {  // cfdrun's own; fixed-length ones from older files below
+    Handle memory{utf8_string_type(), H5Tclose};
+    char* data = nullptr;
+    check(H5Aread(attr.id, memory.id, &data), path + ": cannot read attribute " + name);
+    std::string value = data ? data : "";
+    H5free_memory(data);
+    return value;
+  }
   std::string value(H5Tget_size(type.id), '\0');
   check(H5Aread(attr.id, type.id, value.data()), path + ": cannot read attribute " + name);
   value.resize(value.find('\0') == std::string::npos ? value.size() : value.find('\0'));

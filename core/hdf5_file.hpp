@@ -53,6 +53,8 @@ class H5Writer {
   void attribute(const std::string& name, double value);
   void attribute(const std::string& name, long value);
   void attribute(const std::string& name, const std::string& value);
+  // A string attribute of a dataset written before ("fields/rho", "units").
+  void dataset_attribute(const std::string& dataset, const std::string& name, const std::string& value);
   // The end of the collective part: true on rank 0, which carries on alone.
   bool end_collective();
   // Closes and renames the file into place; `durable` also waits until it

@@ -228,6 +228,20 @@ template void SnapshotSeries::write_global(const std::string&, const std::string
                                            const std::vector<HostField<double>>&, const std::function<void(H5Writer&)>&,
                                            bool) const;
 
+template <class Real>
+void SnapshotSeries::describe_fields(H5Writer& file, const std::string& group,
+                                     const std::vector<HostField<Real>>& fields) const {
+  for (const auto& f : fields) {
+    if (!f.units.empty()) file.dataset_attribute(group + "/" + f.name, "units", f.units);
+    if (!f.description.empty()) file.dataset_attribute(group + "/" + f.name, "description", f.description);
+  }
+}
+
+template void SnapshotSeries::describe_fields(H5Writer&, const std::string&,
+                                              const std::vector<HostField<float>>&) const;
+template void SnapshotSeries::describe_fields(H5Writer&, const std::string&,
+                                              const std::vector<HostField<double>>&) const;
+
 void SnapshotSeries::write_run_attributes(H5Writer& file, long step, double time) const {
   const char* axis[3] = {"x", "y", "z"};
   file.attribute("time", time);
@@ -267,6 +281,18 @@ void SnapshotSeries::write_snapshot(const std::string& path, long step, double t
         file.dataset(std::string("grid/") + axis[d] + "_faces", f.data(), {static_cast<hsize_t>(f.size())});
       }
     }
+    for (int d = 0; d < grid_.ndim; ++d) {
+      const std::string what = grid_.centering == Centering::cell ? "cell centres" : "points";
+      file.dataset_attribute(std::string("grid/") + axis[d], "description",
+                             std::string(axis[d]) + " coordinate of the " + what);
+      file.dataset_attribute(std::string("grid/") + axis[d], "units", grid_units_);
+      if (grid_.centering == Centering::cell) {
+        file.dataset_attribute(std::string("grid/") + axis[d] + "_faces", "description",
+                               std::string(axis[d]) + " coordinate of the cell faces");
+        file.dataset_attribute(std::string("grid/") + axis[d] + "_faces", "units", grid_units_);
+      }
+    }
+    describe_fields(file, "fields", fields);
     write_run_attributes(file, step, time);
     if (!fault.empty()) file.attribute("fault", fault);
     for (const auto& [key, value] : extra) file.attribute(key, value);

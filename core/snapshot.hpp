@@ -30,6 +30,8 @@ struct HostField {
   using value_type = Real;
   std::string name;
   std::vector<Real> values;
+  std::string units;        // stored as the dataset's attribute `units` ("1": dimensionless)
+  std::string description;  // and `description`
 };
 
 using Attributes = std::vector<std::pair<std::string, double>>;
@@ -105,6 +107,11 @@ class SnapshotSeries {
   // The attributes every file of the run carries: time, step, solver,
   // build, configuration, grid and ranks.
   void write_run_attributes(H5Writer& file, long step, double time) const;
+  // The `units` and `description` attributes of the datasets <group>/<name>.
+  template <class Real>
+  void describe_fields(H5Writer& file, const std::string& group, const std::vector<HostField<Real>>& fields) const;
+  // The unit of the grid's coordinates ("1" unless the solver says otherwise).
+  void set_grid_units(std::string units) { grid_units_ = std::move(units); }
 
   // Another file of the run (history, text output) is complete; rank 0.
   void wrote(const std::string& path) const {
@@ -160,6 +167,7 @@ class SnapshotSeries {
   std::vector<std::string> field_names_;
   int bytes_ = 8;
   std::shared_ptr<OutputFolder> folder_;
+  std::string grid_units_ = "1";
 };
 
 }  // namespace cfd

@@ -23,10 +23,15 @@ for f in files:
     with h5py.File(f, "r") as h:
         for a in required:
             assert a in h.attrs, f"{f}: attribute {a} missing"
-        assert h.attrs["solver"] == solver or h.attrs["solver"].decode() == solver
+        # Strings are variable-length UTF-8: h5py hands users str, not bytes.
+        for a in ["solver", "precision", "layout", "configuration", "cfdrun_version"]:
+            assert isinstance(h.attrs[a], str), f"{f}: attribute {a} is {type(h.attrs[a]).__name__}, not str"
+        assert h.attrs["solver"] == solver
         assert "fields" in h and "grid" in h, f"{f}: groups missing"
-        for name, d in h["fields"].items():
+        for name, d in list(h["fields"].items()) + list(h["grid"].items()):
             assert np.all(np.isfinite(d[...])), f"{f}: {name} not finite"
+            for a in ["units", "description"]:
+                assert isinstance(d.attrs.get(a), str) and d.attrs[a], f"{f}: {d.name} has no {a}"
 
 with h5py.File(files[-1], "r") as h:
     for a in ["timing_total_s", "timing_loop_s", "timing_h2d_s", "timing_d2h_s", "timing_exit_s",
@@ -36,7 +41,6 @@ with h5py.File(files[-1], "r") as h:
         assert h.attrs[a] > 0, f"last snapshot has {a} = {h.attrs[a]}: timings stored before they were taken"
     assert h.attrs["timing_total_s"] >= h.attrs["timing_loop_s"], "TOTAL shorter than LOOP"
     config = h.attrs["configuration"]
-    config = config.decode() if isinstance(config, bytes) else config
     assert f"solver: {solver}" in config, config
 
 xdmf = ET.parse(folder / f"{solver}.xdmf")

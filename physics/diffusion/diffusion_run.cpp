@@ -29,6 +29,7 @@ int run_case(const Config& config, const Params& p, const RunContext& context) {
 
   Solver<Real, Layout> solver(p, dec);
   SnapshotSeries series(out.dir, "diffusion", dec, info, out.folder);
+  series.set_grid_units("dx (point index)");
   TimeLoop loop = TimeLoop::for_case(config, out, context.quiet, context.case_name, context.restart);
   loop.steps = p.steps;
   double mass = 0, peak = 0;

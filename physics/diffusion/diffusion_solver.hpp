@@ -107,7 +107,9 @@ class Solver {
   }
 
   // The current field on the owned points, x fastest.
-  std::vector<HostField<Real>> fields() const { return {{"u", to_host()}}; }
+  std::vector<HostField<Real>> fields() const {
+    return {{"u", to_host(), "1", "the diffused quantity u (the initial spike is 1; the edges hold 0)"}};
+  }
   std::vector<Real> to_host() const {
     auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), u_);
     std::vector<Real> out(static_cast<size_t>(grid_.owned_count()));

@@ -395,7 +395,12 @@ class Solver {
   // Primitive fields of this block's cells on the host, x fastest: rho, vx, vy, vz, p.
   std::vector<HostField<Real>> fields() const {
     auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), w_);
-    std::vector<HostField<Real>> out{{"rho", {}}, {"vx", {}}, {"vy", {}}, {"vz", {}}, {"p", {}}};
+    // Code units: the problems are posed dimensionless.
+    std::vector<HostField<Real>> out{{"rho", {}, "1", "density"},
+                                     {"vx", {}, "1", "velocity along x"},
+                                     {"vy", {}, "1", "velocity along y"},
+                                     {"vz", {}, "1", "velocity along z (advected, no z gradient)"},
+                                     {"p", {}, "1", "pressure"}};
     const int vars[5] = {IDN, IVX, IVY, IVZ, IPR};
     for (int k = 0; k < 5; ++k) {
       out[k].values.reserve(grid_.owned_count());
@@ -420,7 +425,11 @@ class Solver {
   // a checkpoint holds.
   std::vector<HostField<Real>> state() const {
     auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), u_);
-    std::vector<HostField<Real>> out{{"rho", {}}, {"mom_x", {}}, {"mom_y", {}}, {"mom_z", {}}, {"energy", {}}};
+    std::vector<HostField<Real>> out{{"rho", {}, "1", "density"},
+                                     {"mom_x", {}, "1", "momentum density rho*vx"},
+                                     {"mom_y", {}, "1", "momentum density rho*vy"},
+                                     {"mom_z", {}, "1", "momentum density rho*vz"},
+                                     {"energy", {}, "1", "total energy density"}};
     for (int v = 0; v < NCONS; ++v) {
       out[v].values.reserve(grid_.owned_count());
       for (long j = grid_.begin(1); j < grid_.end(1); ++j)

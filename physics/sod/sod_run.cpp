@@ -47,6 +47,7 @@ int run_case(const Config& config, const Params& p, const RunContext& context) {
 
   Solver<Real, Layout> solver(p, dec);
   SnapshotSeries series(out.dir, "sod", dec, info, out.folder);
+  series.set_grid_units(p.units == Units::sod ? "Lx (the tube's length)" : "m");
   TimeLoop loop = TimeLoop::for_case(config, out, context.quiet, context.case_name, context.restart);
   loop.steps = p.steps;
   loop.end_time = p.end_time;

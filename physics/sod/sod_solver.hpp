@@ -343,7 +343,11 @@ class Solver {
 
   std::vector<HostField<double>> fields() const {
     Profiles f = profiles();
-    return {{"rho", std::move(f.rho)}, {"u", std::move(f.u)}, {"p", std::move(f.p)}, {"T", std::move(f.T)}};
+    const bool sod = p_.units == Units::sod;
+    return {{"rho", std::move(f.rho), sod ? "rho_ref" : "kg/m^3", "density"},
+            {"u", std::move(f.u), sod ? "a = sqrt(R*T_ref)" : "m/s", "velocity"},
+            {"p", std::move(f.p), sod ? "rho_ref*R*T_ref" : "Pa", "pressure"},
+            {"T", std::move(f.T), sod ? "T_ref" : "K", "temperature"}};
   }
 
   // Conserved state of this block on the host, (n) x 3, for bit-for-bit comparisons.
@@ -358,7 +362,9 @@ class Solver {
   // The conserved state of this block (dimensional): what a checkpoint holds.
   std::vector<HostField<Real>> state() const {
     auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), q_);
-    std::vector<HostField<Real>> out{{"rho", {}}, {"mom", {}}, {"energy", {}}};
+    std::vector<HostField<Real>> out{{"rho", {}, "kg/m^3", "density"},
+                                     {"mom", {}, "kg/(m^2 s)", "momentum density rho*u"},
+                                     {"energy", {}, "J/m^3", "total energy density"}};
     for (int c = 0; c < 3; ++c)
       for (long j = grid_.begin(0); j < grid_.end(0); ++j) out[c].values.push_back(host(j, c));
     return out;
