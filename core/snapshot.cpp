@@ -404,6 +404,13 @@ std::vector<KeySpec> output_keys() {
       {"output.overwrite", KeyType::boolean, "false",
        "replace the results of an earlier run in output.dir (same as --overwrite)"},
       {"output.progress_seconds", KeyType::real, "5", "seconds between progress lines on long runs (0: none)", {}, 0},
+      {"output.history_every",
+       KeyType::integer,
+       "10",
+       "a row of <solver>.hst (step, time, dt, conserved totals, solver diagnostics) every N steps, and at the "
+       "end (0: none)",
+       {},
+       0},
       {"output.checkpoint_every",
        KeyType::integer,
        "0",
@@ -439,6 +446,7 @@ OutputSettings open_output(const Config& config, const std::string& case_name, c
   s.every = config.get_int("output.every");
   s.overwrite = config.get_bool("output.overwrite");
   s.progress_seconds = config.get_real("output.progress_seconds");
+  s.history_every = config.get_int("output.history_every");
   s.checkpoint_every = config.get_int("output.checkpoint_every");
   s.checkpoint_interval = config.get_real("output.checkpoint_interval");
   s.checkpoint_wall_seconds = config.get_real("output.checkpoint_wall_seconds");

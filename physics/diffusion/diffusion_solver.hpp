@@ -91,6 +91,24 @@ class Solver {
            ", " + std::to_string(first / gx + 1) + ")";
   }
 
+  // Sum and maximum of u over the owned points of all ranks (the sum's
+  // order depends on the rank count; the final total_u attribute is summed
+  // in one order).
+  std::pair<double, double> totals() const {
+    auto u = u_;
+    const long nx = grid_.n[0], x0 = grid_.begin(0), y0 = grid_.begin(1);
+    double sum = 0, peak = -INFINITY;
+    Kokkos::parallel_reduce(
+        "diffusion::totals", Kokkos::RangePolicy<ExecSpace>(0, grid_.owned_count()),
+        KOKKOS_LAMBDA(const long k, double& s, double& m) {
+          const double v = u(x0 + k % nx, y0 + k / nx);
+          s += v;
+          m = v > m ? v : m;
+        },
+        sum, Kokkos::Max<double>(peak));
+    return {dec_.comm.sum(sum), dec_.comm.max(peak)};
+  }
+
   // The field is the whole state.
   std::vector<HostField<Real>> state() const { return fields(); }
   Attributes clock() const { return {{"step", static_cast<double>(step_)}}; }

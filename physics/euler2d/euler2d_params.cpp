@@ -77,12 +77,6 @@ std::vector<KeySpec> keys() {
        "snapshot every this much simulated time, hit exactly by shortening a step (0: initial and final only)",
        {},
        0},
-      {"output.history_every",
-       KeyType::integer,
-       "10",
-       "a row of <case>.hst (time, dt, totals, KH mode amplitude) every N steps (0: none)",
-       {},
-       0},
   };
   for (auto& o : output_keys()) k.push_back(o);
   for (auto& o : run_keys()) k.push_back(o);
@@ -122,7 +116,6 @@ Params params(const Config& c) {
                                         : BoundaryKind::periodic;
   }
   p.output_interval = c.get_real("output.time_interval");
-  p.history_every = c.get_int("output.history_every");
 
   if (p.problem == Problem::kh_seed) p.lo = {-0.5, -0.5}, p.hi = {0.5, 0.5};
   if (p.problem == Problem::vortex) p.lo = {-5, -5}, p.hi = {5, 5};

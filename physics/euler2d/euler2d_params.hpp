@@ -35,7 +35,6 @@ struct Params {
   std::array<BoundaryKind, 4> boundary{BoundaryKind::periodic, BoundaryKind::periodic, BoundaryKind::periodic,
                                        BoundaryKind::periodic};  // x_lo, x_hi, y_lo, y_hi
   double output_interval = 0;  // snapshots every this much simulated time (0: initial and final)
-  long history_every = 10;     // .hst rows every N steps (0: none)
 };
 
 std::vector<KeySpec> keys();

@@ -40,8 +40,8 @@ int run_case(const Config& config, const Params& p, const RunContext& context) {
   Totals start, end;
   double bytes_per_cell = 0;
   HooksFor<Solver<Real>> hooks;
-  hooks.history.every = p.history_every;
-  hooks.history.path = out.dir + "/" + context.case_name + ".hst";
+  hooks.history.every = out.history_every;
+  hooks.history.path = out.dir + "/euler2d.hst";
   hooks.history.header =
       "# cfdrun euler2d history: totals over the box (sum of value * cell area)\n"
       "step,time,dt,mass,mom_x,mom_y,energy,kh_mode_amplitude\n";

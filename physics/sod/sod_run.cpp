@@ -58,6 +58,15 @@ int run_case(const Config& config, const Params& p, const RunContext& context) {
 
   std::pair<double, double> start{0, 0}, end{0, 0};
   HooksFor<Solver<Real, Layout>> hooks;
+  hooks.history.every = out.history_every;
+  hooks.history.path = out.dir + "/sod.hst";
+  hooks.history.header =
+      "# cfdrun sod history: sums over the nodes (keep: 2..nx-1) or cells the scheme updates, SI units; time and dt "
+      "in the output's units\nstep,time,dt,interior_mass,interior_energy\n";
+  hooks.history.row = [&] {
+    const auto t = solver.interior_totals();
+    return std::vector<double>{t.first, t.second};
+  };
   hooks.started = [&] { start = solver.interior_totals(); };
   hooks.closing = [&](const std::vector<HostField<double>>& final_fields) -> Attributes {
     end = solver.interior_totals();
