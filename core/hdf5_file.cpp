@@ -305,6 +305,24 @@ bool h5_has_dataset(const std::string& path, const std::string& dataset) {
   return H5Lexists(file.id, dataset.c_str(), H5P_DEFAULT) > 0;
 }
 
+std::vector<std::string> h5_list_group(const std::string& path, const std::string& group) {
+  Handle file = open_read(path);
+  std::vector<std::string> names;
+  if (H5Lexists(file.id, group.c_str(), H5P_DEFAULT) <= 0) return names;
+  Handle g{check_id(H5Gopen2(file.id, group.c_str(), H5P_DEFAULT), path + ": " + group + " is not a group"), H5Gclose};
+  H5G_info_t info;
+  check(H5Gget_info(g.id, &info), path + ": cannot list " + group);
+  for (hsize_t k = 0; k < info.nlinks; ++k) {
+    const ssize_t n = H5Lget_name_by_idx(g.id, ".", H5_INDEX_NAME, H5_ITER_INC, k, nullptr, 0, H5P_DEFAULT);
+    if (n < 0) continue;
+    std::string name(static_cast<size_t>(n) + 1, '\0');
+    H5Lget_name_by_idx(g.id, ".", H5_INDEX_NAME, H5_ITER_INC, k, name.data(), name.size(), H5P_DEFAULT);
+    name.resize(static_cast<size_t>(n));
+    names.push_back(name);
+  }
+  return names;
+}
+
 bool h5_has_attribute(const std::string& path, const std::string& name) {
   Handle file = open_read(path);
   return H5Aexists(file.id, name.c_str()) > 0;

@@ -88,6 +88,8 @@ H5Array h5_read_block(const std::string& path, const std::string& dataset, const
                       const std::vector<hsize_t>& count);
 std::vector<long> h5_read_integers(const std::string& path, const std::string& dataset);
 bool h5_has_dataset(const std::string& path, const std::string& dataset);
+// The names of the links in a group ("fields"), in name order; empty if there is no such group.
+std::vector<std::string> h5_list_group(const std::string& path, const std::string& group);
 bool h5_has_attribute(const std::string& path, const std::string& name);
 std::string h5_read_string_attribute(const std::string& path, const std::string& name);
 double h5_read_real_attribute(const std::string& path, const std::string& name);
