@@ -347,36 +347,44 @@ void SnapshotSeries::resume(const std::vector<Record>& records, const std::vecto
 }
 
 void SnapshotSeries::write_xdmf() const {
-  // XDMF's 2DRectMesh takes dimensions slowest first; a 1D run is a strip one
-  // entry wide so that readers treat every run the same way.
+  // Every run is written as a 3D rectilinear mesh (3DRectMesh, VXVYVZ), one
+  // cell thick in the directions it lacks (cell-centred) or one point
+  // (node-centred), and every attribute with three dimensions: ParaView's
+  // legacy "XDMF Reader" draws 2DRectMesh data as a line at x = 0, cannot
+  // read 1D data, and reads only the first row of a 2D attribute on a 3D
+  // mesh, while this form loads in all three of its XDMF readers (XDMF
+  // Reader, Xdmf3 Reader S and T; tests/paraview_readers.py). XDMF takes
+  // dimensions slowest first (z y x).
   const bool cell = grid_.centering == Centering::cell;
   const long nx = grid_.n[0], ny = grid_.ndim > 1 ? grid_.n[1] : 1;
-  const long tx = cell ? nx + 1 : nx, ty = cell ? ny + 1 : ny;
+  const long px = cell ? nx + 1 : nx, py = cell ? ny + 1 : ny, pz = cell ? 2 : 1;
+  // The thickness of the missing directions: the first cell's width.
+  const double h = cell ? grid_.face(0, 1) - grid_.face(0, 0) : 0.0;
   std::ostringstream x;
   x << "<?xml version=\"1.0\" ?>\n<!DOCTYPE Xdmf SYSTEM \"Xdmf.dtd\" []>\n<Xdmf Version=\"3.0\">\n <Domain>\n"
     << "  <Grid Name=\"" << prefix_ << "\" GridType=\"Collection\" CollectionType=\"Temporal\">\n";
   const std::string suffix = cell ? "_faces" : "";
+  const std::string thin = cell ? "0 " + format_real(h) : "0";
+  const std::string field_dims = "1 " + std::to_string(ny) + " " + std::to_string(nx);
   for (const auto& e : entries_) {
     x << "   <Grid Name=\"step " << e.step << "\" GridType=\"Uniform\">\n"
-      << "    <Time Value=\"" << format_real(e.time) << "\"/>\n";
-    if (grid_.ndim == 1) {
-      x << "    <Topology TopologyType=\"2DRectMesh\" Dimensions=\"1 " << tx << "\"/>\n"
-        << "    <Geometry GeometryType=\"VXVY\">\n"
-        << "     <DataItem Dimensions=\"" << tx << "\" NumberType=\"Float\" Precision=\"8\" Format=\"HDF\">" << e.file
-        << ":/grid/x" << suffix << "</DataItem>\n"
-        << "     <DataItem Dimensions=\"1\" Format=\"XML\">0</DataItem>\n";
-    } else {
-      x << "    <Topology TopologyType=\"2DRectMesh\" Dimensions=\"" << ty << " " << tx << "\"/>\n"
-        << "    <Geometry GeometryType=\"VXVY\">\n"
-        << "     <DataItem Dimensions=\"" << tx << "\" NumberType=\"Float\" Precision=\"8\" Format=\"HDF\">" << e.file
-        << ":/grid/x" << suffix << "</DataItem>\n"
-        << "     <DataItem Dimensions=\"" << ty << "\" NumberType=\"Float\" Precision=\"8\" Format=\"HDF\">" << e.file
+      << "    <Time Value=\"" << format_real(e.time) << "\"/>\n"
+      << "    <Topology TopologyType=\"3DRectMesh\" Dimensions=\"" << pz << " " << py << " " << px << "\"/>\n"
+      << "    <Geometry GeometryType=\"VXVYVZ\">\n"
+      << "     <DataItem Dimensions=\"" << px << "\" NumberType=\"Float\" Precision=\"8\" Format=\"HDF\">" << e.file
+      << ":/grid/x" << suffix << "</DataItem>\n";
+    if (grid_.ndim > 1)
+      x << "     <DataItem Dimensions=\"" << py << "\" NumberType=\"Float\" Precision=\"8\" Format=\"HDF\">" << e.file
         << ":/grid/y" << suffix << "</DataItem>\n";
-    }
-    x << "    </Geometry>\n";
+    else
+      x << "     <DataItem Dimensions=\"" << py << "\" NumberType=\"Float\" Precision=\"8\" Format=\"XML\">" << thin
+        << "</DataItem>\n";
+    x << "     <DataItem Dimensions=\"" << pz << "\" NumberType=\"Float\" Precision=\"8\" Format=\"XML\">" << thin
+      << "</DataItem>\n"
+      << "    </Geometry>\n";
     for (const auto& f : field_names_) {
       x << "    <Attribute Name=\"" << f << "\" AttributeType=\"Scalar\" Center=\"" << (cell ? "Cell" : "Node")
-        << "\">\n     <DataItem Dimensions=\"" << ny << " " << nx << "\" NumberType=\"Float\" Precision=\"" << bytes_
+        << "\">\n     <DataItem Dimensions=\"" << field_dims << "\" NumberType=\"Float\" Precision=\"" << bytes_
         << "\" Format=\"HDF\">" << e.file << ":/fields/" << f << "</DataItem>\n    </Attribute>\n";
     }
     x << "   </Grid>\n";

@@ -96,7 +96,7 @@ TEST(Hdf5, CellCentredGridHasFaces) {
   const std::string path = series.write<double>(0, 0.0, {{"rho", std::vector<double>(8, 1.0)}});
   EXPECT_EQ(cfd::h5_read_array(path, "grid/x").values, (std::vector<double>{-0.375, -0.125, 0.125, 0.375}));
   EXPECT_EQ(cfd::h5_read_array(path, "grid/x_faces").values, (std::vector<double>{-0.5, -0.25, 0, 0.25, 0.5}));
-  EXPECT_NE(slurp(series.xdmf_path()).find("Dimensions=\"3 5\""), std::string::npos);
+  EXPECT_NE(slurp(series.xdmf_path()).find("TopologyType=\"3DRectMesh\" Dimensions=\"2 3 5\""), std::string::npos);
   fs::remove_all(dir);
 }
 

@@ -1,0 +1,137 @@
+"""Opens cfdrun output with ParaView's three XDMF readers (XDMF Reader,
+Xdmf3 Reader S, Xdmf3 Reader T), as a user would, and checks what they load
+against the HDF5 files: every time step loads; point and cell counts are the
+grid's; every array's range is the dataset's; Integrate Variables gives the
+integral computed from the HDF5 (cell data: sum of value x cell area;
+point data: the trapezoidal rule); optionally renders a PNG of the last step.
+
+usage: pvbatch paraview_readers.py FOLDER/<solver>.xdmf [--png OUT.png] [--field NAME]
+Exit status 0 when every reader passes every check.
+"""
+import glob
+import os
+import sys
+
+import h5py
+import numpy as np
+from paraview import simple
+
+xdmf = os.path.abspath(sys.argv[1])
+png = sys.argv[sys.argv.index("--png") + 1] if "--png" in sys.argv else None
+png_field = sys.argv[sys.argv.index("--field") + 1] if "--field" in sys.argv else None
+folder = os.path.dirname(xdmf)
+prefix = os.path.basename(xdmf)[: -len(".xdmf")]
+files = sorted(glob.glob(os.path.join(folder, prefix + "_*.h5")))
+assert files, f"no snapshots next to {xdmf}"
+
+failures = []
+
+
+def fail(message):
+    failures.append(message)
+    print("FAIL:", message)
+
+
+def expected(h5file):
+    """Counts, ranges and integrals from the HDF5 file."""
+    with h5py.File(h5file, "r") as f:
+        cell = f.attrs["centering"] == "cell"
+        axes = [a for a in ("x", "y") if f"grid/{a}" in f]
+        fields = {k: f["fields"][k][()].astype(np.float64) for k in f["fields"]}
+        coords = [f[f"grid/{a}_faces" if cell else f"grid/{a}"][()] for a in axes]
+        time = float(f.attrs["time"])
+    n = [len(c) - 1 if cell else len(c) for c in coords]
+    cells = int(np.prod(n))
+    points = int(np.prod([len(c) for c in coords])) * (2 ** (3 - len(axes)) if cell else 1)
+    if not cell:
+        cells = int(np.prod([max(k - 1, 1) for k in n]))
+    # The thickness of the missing directions (cell data): the first cell's width.
+    h = coords[0][1] - coords[0][0]
+    integrals = {}
+    for name, v in fields.items():
+        if cell:
+            widths = [np.diff(c) for c in coords]
+            w = widths[0] if len(widths) == 1 else np.outer(widths[1], widths[0])
+            integrals[name] = float(np.sum(v * w)) * h ** (3 - len(axes))
+        else:
+            # 2D: trapezoid over x then y (u[j, i]); 1D: over x.
+            if v.ndim == 1:
+                integrals[name] = float(np.trapz(v, coords[0]))
+            else:
+                integrals[name] = float(np.trapz(np.trapz(v, coords[0], axis=1), coords[1]))
+    ranges = {k: (float(v.min()), float(v.max())) for k, v in fields.items()}
+    return dict(cell=cell, cells=cells, points=points, ranges=ranges, integrals=integrals, time=time)
+
+
+readers = {
+    "XDMF Reader": lambda: simple.XDMFReader(FileNames=[xdmf]),
+    "Xdmf3 Reader S": lambda: simple.Xdmf3ReaderS(FileName=[xdmf]),
+    "Xdmf3 Reader T": lambda: simple.Xdmf3ReaderT(FileName=[xdmf]),
+}
+for label, make in readers.items():
+    try:
+        reader = make()
+        reader.UpdatePipelineInformation()
+    except Exception as e:  # a reader that cannot open the file at all
+        fail(f"{label}: cannot open {xdmf}: {e}")
+        continue
+    times = list(reader.TimestepValues) if reader.TimestepValues else [0.0]
+    if len(times) != len(files):
+        fail(f"{label}: {len(times)} time steps, the series has {len(files)} snapshots")
+        continue
+    for t, h5 in zip(times, files):
+        want = expected(h5)
+        if abs(t - want["time"]) > 1e-12 * max(1.0, abs(want["time"])):
+            fail(f"{label}: time {t} for {os.path.basename(h5)}, which holds t = {want['time']}")
+        reader.UpdatePipeline(t)
+        tag = f"{label}, {os.path.basename(h5)}"
+        # What the reader loaded, as the pipeline reports it (not through
+        # Fetch, which does not always deliver a whole rectilinear grid).
+        info = reader.GetDataInformation()
+        if info.GetNumberOfCells() != want["cells"] or info.GetNumberOfPoints() != want["points"]:
+            fail(f"{tag}: {info.GetNumberOfPoints()} points and {info.GetNumberOfCells()} cells, "
+                 f"expected {want['points']} and {want['cells']}")
+        arrays = reader.CellData if want["cell"] else reader.PointData
+        for name, (lo, hi) in want["ranges"].items():
+            if name not in arrays.keys():
+                fail(f"{tag}: no {'cell' if want['cell'] else 'point'} array {name}")
+                continue
+            r = arrays[name].GetRange()
+            if abs(r[0] - lo) > 1e-12 * max(1.0, abs(lo)) or abs(r[1] - hi) > 1e-12 * max(1.0, abs(hi)):
+                fail(f"{tag}: {name} range {r}, the HDF5 holds ({lo}, {hi})")
+        # Integrate Variables over the last step only (it is the slowest check).
+        if h5 == files[-1]:
+            integrate = simple.IntegrateVariables(Input=reader)
+            integrate.UpdatePipeline(t)
+            out = integrate.CellData if want["cell"] else integrate.PointData
+            for name, value in want["integrals"].items():
+                got = out[name].GetRange()[0] if name in out.keys() else float("nan")
+                if not abs(got - value) <= 1e-9 * max(1.0, abs(value)):
+                    fail(f"{tag}: Integrate Variables of {name} = {got}, from the HDF5 {value}")
+            simple.Delete(integrate)
+    print(f"{label}: {len(times)} time steps of {os.path.basename(xdmf)} load with the HDF5's counts, ranges and integrals")
+    if png and label == "Xdmf3 Reader S":
+        view = simple.CreateRenderView()
+        view.ViewSize = [640, 640]
+        view.OrientationAxesVisibility = 0
+        view.ViewTime = times[-1]
+        display = simple.Show(reader, view)
+        display.SetRepresentationType("Surface")  # ParaView shows a 3D grid as its outline by default
+        field = png_field or sorted(want["ranges"])[0]
+        simple.ColorBy(display, ("CELLS" if want["cell"] else "POINTS", field))
+        display.RescaleTransferFunctionToDataRange(True)
+        simple.ResetCamera(view)
+        simple.SaveScreenshot(png, view)
+        # The field drawn, not an empty view or an outline: many colours.
+        import matplotlib.image
+        pixels = matplotlib.image.imread(png)
+        colours = len(np.unique(pixels.reshape(-1, pixels.shape[-1]), axis=0))
+        if colours < 10:
+            fail(f"{png} shows {colours} colours: the field was not drawn")
+        print(f"rendered {field} at t = {times[-1]} to {png} ({colours} colours)")
+    simple.Delete(reader)
+
+# Leave without ParaView's teardown, which can end in an X error
+# (GLXBadContext) under xvfb-run after everything has passed.
+sys.stdout.flush()
+os._exit(1 if failures else 0)
