@@ -180,8 +180,8 @@ constexpr double max_snapshots = 1e6;
 
 // The `output` section every solver shares.
 struct OutputSettings {
-  std::string dir;  // empty: "<case name>.out" beside the working folder
-  long every = 0;   // snapshot every N steps; 0 = initial and final only
+  std::string dir;          // empty: "<case name>.out" beside the working folder
+  long every = 0;           // snapshot every N steps; 0 = initial and final only
   long history_every = 10;  // a row of <solver>.hst every N steps (0: none)
   bool overwrite = false;
   double progress_seconds = 5;
