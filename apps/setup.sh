@@ -4,6 +4,15 @@
 #   bash apps/setup.sh run     install what is missing, build, run config/diffusion.yaml
 #   bash apps/setup.sh test    install what is missing, build, run the whole test suite
 #   bash apps/setup.sh deps    only install the dependencies
+#   bash apps/setup.sh cuda [test]
+#                              the GPU build (Kokkos 4.x with CUDA): builds cfdrun with
+#                              KOKKOS_CUDA_ROOT (an installed Kokkos with CUDA), or builds
+#                              Kokkos (and KokkosKernels) from KOKKOS_SRC (and
+#                              KOKKOS_KERNELS_SRC) with apps/build_cuda.sh for the card
+#                              nvidia-smi reports; then runs config/diffusion.yaml on the GPU,
+#                              or with `test` the whole suite there. It installs nothing
+#                              (GPU machines are often offline): CUDA, CMake, g++, yaml-cpp,
+#                              HDF5 (and MPI) must be present.
 #
 # Debian's own Kokkos package is Serial-only, so an OpenMP build of Kokkos 3.4.01
 # and KokkosKernels 3.4 is made from Debian's trilinos source package and cached
@@ -12,9 +21,9 @@
 set -euo pipefail
 
 mode=${1:-run}
-case "$mode" in run | test | deps) ;;
+case "$mode" in run | test | deps | cuda) ;;
 *)
-  echo "usage: bash apps/setup.sh run|test|deps" >&2
+  echo "usage: bash apps/setup.sh run|test|deps   or   bash apps/setup.sh cuda [test]" >&2
   exit 2
   ;;
 esac
@@ -26,6 +35,48 @@ build=${CFDRUN_BUILD:-$repo/build/openmp}
 jobs=${CFDRUN_JOBS:-$(nproc)}
 sudo=""
 [ "$(id -u)" -eq 0 ] || sudo=sudo
+
+if [ "$mode" = cuda ]; then
+  what=${2:-run}
+  case "$what" in run | test) ;; *)
+    echo "usage: bash apps/setup.sh cuda [test]" >&2
+    exit 2
+    ;;
+  esac
+  tests=OFF
+  [ "$what" = test ] && tests=ON
+  if [ -n "${KOKKOS_CUDA_ROOT:-}" ]; then
+    [ -x "$KOKKOS_CUDA_ROOT/bin/nvcc_wrapper" ] || {
+      echo "[setup] KOKKOS_CUDA_ROOT=$KOKKOS_CUDA_ROOT has no bin/nvcc_wrapper: not a Kokkos install with CUDA" >&2
+      exit 2
+    }
+    build=${CFDRUN_BUILD:-$repo/build/cuda}
+    kk=OFF
+    compgen -G "$KOKKOS_CUDA_ROOT/lib*/cmake/KokkosKernels" >/dev/null && kk=ON
+    printf '[setup] cfdrun with the Kokkos in %s (KokkosKernels %s)\n' "$KOKKOS_CUDA_ROOT" "$kk"
+    cmake -S "$repo" -B "$build" -DCMAKE_BUILD_TYPE=Release -DKokkos_ROOT="$KOKKOS_CUDA_ROOT" \
+      -DCMAKE_CXX_COMPILER="$KOKKOS_CUDA_ROOT/bin/nvcc_wrapper" -DCFDRUN_ENABLE_KOKKOSKERNELS=$kk \
+      -DCFDRUN_ENABLE_TESTS=$tests
+    cmake --build "$build" -j "$jobs"
+  else
+    [ -n "${KOKKOS_SRC:-}" ] || {
+      echo "[setup] cuda: set KOKKOS_CUDA_ROOT (an installed Kokkos 4.x with CUDA), or KOKKOS_SRC (a Kokkos 4.x" \
+        "source tree, e.g. .deps/kokkos-4.6.01) and optionally KOKKOS_KERNELS_SRC (a KokkosKernels 4.x source tree)" >&2
+      exit 2
+    }
+    root=${CFDRUN_CUDA_BUILD:-$HOME/.cache/cfdrun/cuda}
+    CFDRUN_ENABLE_TESTS=$tests bash "$repo/apps/build_cuda.sh" "$KOKKOS_SRC" "$root"
+    build=$root/build
+  fi
+  if [ "$what" = test ]; then
+    printf '[setup] running the test suite on the GPU\n'
+    cd "$build" && ctest --output-on-failure -j "${CFDRUN_TEST_JOBS:-4}"
+  else
+    printf '[setup] running config/diffusion.yaml on the GPU into %s\n' "$repo/runs/diffusion-cuda"
+    "$build/apps/cfdrun" "$repo/config/diffusion.yaml" --output "$repo/runs/diffusion-cuda" --overwrite
+  fi
+  exit 0
+fi
 
 log() { printf '\033[1m[setup]\033[0m %s\n' "$*"; }
 
