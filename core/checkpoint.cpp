@@ -135,11 +135,9 @@ CheckpointHeader read_checkpoint_header(const std::string& path) {
     const H5Array times = h5_read_array(path, "series/time");
     if (times.values.size() != steps.size()) throw refuse("series/step and series/time differ in length");
     for (size_t k = 0; k < steps.size(); ++k) h.loop.series.push_back({steps[k], times.values[k]});
-    // The solver's counters: every attribute clock.<name>.
-    for (const char* name : {"step", "time", "full_steps", "partial_time"}) {
-      const std::string key = std::string("clock.") + name;
-      if (h5_has_attribute(path, key)) h.clock.push_back({name, h5_read_real_attribute(path, key)});
-    }
+    // The solver's counters: every attribute clock.<name>, whatever the solver keeps.
+    for (const auto& key : h5_attribute_names(path))
+      if (key.rfind("clock.", 0) == 0) h.clock.push_back({key.substr(6), h5_read_real_attribute(path, key)});
   } catch (const ConfigError&) {
     throw;
   } catch (const std::exception& e) {

@@ -296,13 +296,20 @@ std::vector<long> h5_read_integers(const std::string& path, const std::string& d
   return out;
 }
 
-bool h5_has_dataset(const std::string& path, const std::string& dataset) {
+std::vector<std::string> h5_attribute_names(const std::string& path) {
   Handle file = open_read(path);
-  // Each link on the way must exist before the next is asked about.
-  size_t slash = 0;
-  while ((slash = dataset.find('/', slash + 1)) != std::string::npos)
-    if (H5Lexists(file.id, dataset.substr(0, slash).c_str(), H5P_DEFAULT) <= 0) return false;
-  return H5Lexists(file.id, dataset.c_str(), H5P_DEFAULT) > 0;
+  H5O_info_t info;
+  check(H5Oget_info(file.id, &info), path + ": cannot list the attributes");
+  std::vector<std::string> names;
+  for (hsize_t k = 0; k < info.num_attrs; ++k) {
+    const ssize_t n = H5Aget_name_by_idx(file.id, ".", H5_INDEX_NAME, H5_ITER_INC, k, nullptr, 0, H5P_DEFAULT);
+    if (n < 0) continue;
+    std::string name(static_cast<size_t>(n) + 1, '\0');
+    H5Aget_name_by_idx(file.id, ".", H5_INDEX_NAME, H5_ITER_INC, k, name.data(), name.size(), H5P_DEFAULT);
+    name.resize(static_cast<size_t>(n));
+    names.push_back(name);
+  }
+  return names;
 }
 
 std::vector<std::string> h5_list_group(const std::string& path, const std::string& group) {

@@ -87,7 +87,8 @@ H5Array h5_read_array(const std::string& path, const std::string& dataset);
 H5Array h5_read_block(const std::string& path, const std::string& dataset, const std::vector<hsize_t>& offset,
                       const std::vector<hsize_t>& count);
 std::vector<long> h5_read_integers(const std::string& path, const std::string& dataset);
-bool h5_has_dataset(const std::string& path, const std::string& dataset);
+// The names of the root group's attributes, in creation order.
+std::vector<std::string> h5_attribute_names(const std::string& path);
 // The names of the links in a group ("fields"), in name order; empty if there is no such group.
 std::vector<std::string> h5_list_group(const std::string& path, const std::string& group);
 bool h5_has_attribute(const std::string& path, const std::string& name);

@@ -47,8 +47,6 @@ void install_signal_handlers() {
 
 int stop_signal() { return pending; }
 
-void request_stop(int signal) { pending = signal; }
-
 const char* signal_name(int signal) {
   switch (signal) {
     case SIGTERM: return "SIGTERM";

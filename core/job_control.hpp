@@ -33,8 +33,6 @@ void install_signal_handlers();
 int stop_signal();
 // "SIGTERM", "SIGINT", "SIGUSR1".
 const char* signal_name(int signal);
-// For tests: behave as if `signal` had arrived.
-void request_stop(int signal);
 
 // The file being written now, removed by a second SIGINT. One at a time per
 // process: outputs are written one after another.

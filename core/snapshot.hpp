@@ -57,8 +57,6 @@ class OutputFolder {
   // Removes the files of the earlier run's manifest that this run has not
   // written again, and rewrites the manifest with this run's files.
   void retire_previous();
-  const std::string& dir() const { return dir_; }
-
   static constexpr const char* manifest_name = ".cfdrun-manifest";
   static constexpr const char* lock_name = ".cfdrun.lock";
 
@@ -138,7 +136,6 @@ class SnapshotSeries {
   const std::string& xdmf_path() const { return xdmf_path_; }
   const std::string& dir() const { return dir_; }
   const std::string& prefix() const { return prefix_; }
-  const RunInfo& info() const { return info_; }
   const Decomposition& decomposition() const { return dec_; }
   // The path of the snapshot of `step`.
   std::string file_of(long step) const;

@@ -159,7 +159,7 @@ bool root = true;
 
 int usage_error(const std::string& message) {
   if (root) std::fprintf(stderr, "cfdrun: error: %s\nRun 'cfdrun --help' for usage.\n", message.c_str());
-  return 2;
+  return cfd::exit_usage;
 }
 
 }  // namespace
@@ -286,7 +286,7 @@ int main(int argc, char* argv[]) {
       if (config.solver() == s.name) s.check(config);
   } catch (const cfd::ConfigError& e) {
     if (root) std::fprintf(stderr, "%s\n", e.what());
-    return 2;
+    return cfd::exit_usage;
   }
   if (validate) {
     std::printf("# %s: valid; resolved configuration (defaults filled in)\n%s",
@@ -305,7 +305,7 @@ int main(int argc, char* argv[]) {
                   cfd::format_real(checkpoint.time).c_str());
   }
   cfd::job::install_signal_handlers();
-  int status = 1;
+  int status = cfd::exit_failed;
   int kargc = static_cast<int>(kokkos_args.size());
   cfd::KokkosSession kokkos(kargc, kokkos_args.data());
   try {
@@ -313,13 +313,13 @@ int main(int argc, char* argv[]) {
       if (config.solver() == s.name) status = s.run(config, context);
   } catch (const cfd::ConfigError& e) {  // every rank finds the same (a process grid that cannot work)
     if (root) std::fprintf(stderr, "%s\n", e.what());
-    status = 2;
+    status = cfd::exit_usage;
   } catch (const cfd::RunStopped& e) {  // every rank, after the checkpoint
     if (root) std::fprintf(stderr, "cfdrun: %s\n", e.what());
     status = cfd::exit_stopped;
   } catch (const cfd::CollectiveError& e) {  // every rank stops here together
     if (root) std::fprintf(stderr, "cfdrun: error: %s\n", e.what());
-    status = 1;
+    status = cfd::exit_failed;
   } catch (const std::exception& e) {
     const std::string message = describe_failure(e);
     // This rank alone: the others may wait for it in a collective call, so
@@ -329,7 +329,7 @@ int main(int argc, char* argv[]) {
       world.abort(1);
     }
     std::fprintf(stderr, "cfdrun: error: %s\n", message.c_str());
-    status = 1;
+    status = cfd::exit_failed;
   }
   return status;
 }
