@@ -20,8 +20,12 @@ with the grid. k = 4 pi (two wavelengths in the box, the seeded mode).
 usage: apps/kh_linear_theory.py [--points 256,384,512] [--gamma 1.6667]
 """
 import argparse
+import sys
 
-import numpy as np
+try:
+    import numpy as np
+except ImportError as e:  # a clean message, not a traceback (ctest runs it through tests/needs.sh)
+    sys.exit(f"kh_linear_theory: {e}: it needs numpy (Debian: python3-numpy)")
 
 
 def profile(y, L=0.025):

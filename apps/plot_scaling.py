@@ -23,10 +23,13 @@ import argparse
 import csv
 import sys
 
-import matplotlib
+try:
+    import matplotlib
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+except ImportError as e:  # a clean message, not a traceback (ctest runs it through tests/needs.sh)
+    sys.exit(f"plot_scaling: {e}: it needs matplotlib (Debian: python3-matplotlib)")
 
 
 def short(v):

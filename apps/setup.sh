@@ -43,7 +43,9 @@ if [ "$mode" = cuda ]; then
     exit 2
     ;;
   esac
-  tests=OFF
+  # The run mode builds the tests too when CFDRUN_ENABLE_TESTS=ON, so that a
+  # later `cuda test` only runs them.
+  tests=${CFDRUN_ENABLE_TESTS:-OFF}
   [ "$what" = test ] && tests=ON
   if [ -n "${KOKKOS_CUDA_ROOT:-}" ]; then
     [ -x "$KOKKOS_CUDA_ROOT/bin/nvcc_wrapper" ] || {
@@ -70,7 +72,7 @@ if [ "$mode" = cuda ]; then
   fi
   if [ "$what" = test ]; then
     printf '[setup] running the test suite on the GPU\n'
-    cd "$build" && ctest --output-on-failure -j "${CFDRUN_TEST_JOBS:-4}"
+    cd "$build" && ctest --output-on-failure -j "${CFDRUN_TEST_JOBS:-6}"
   else
     printf '[setup] running config/diffusion.yaml on the GPU into %s\n' "$repo/runs/diffusion-cuda"
     "$build/apps/cfdrun" "$repo/config/diffusion.yaml" --output "$repo/runs/diffusion-cuda" --overwrite
@@ -83,9 +85,10 @@ log() { printf '\033[1m[setup]\033[0m %s\n' "$*"; }
 packages=(cmake g++ make pkg-config dpkg-dev libyaml-cpp-dev libhdf5-dev
   libgtest-dev gfortran python3-h5py python3-matplotlib python3-numpy
   openmpi-bin libopenmpi-dev libhdf5-openmpi-dev)
-# The test mode also opens the output with ParaView's readers (pvbatch) and
-# renders a picture without a display (xvfb-run).
-[ "$mode" = test ] && packages+=(python3-paraview xvfb xauth)
+# The test mode also opens the output with ParaView's readers (pvbatch),
+# renders a picture without a display (xvfb-run) and encodes cfdplot's
+# movies (ffmpeg, ffprobe).
+[ "$mode" = test ] && packages+=(python3-paraview xvfb xauth ffmpeg)
 
 install_packages() {
   local missing=()

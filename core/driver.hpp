@@ -115,6 +115,8 @@ struct LoopHooks {
   // for the last snapshot and before the device arrays are released: that
   // snapshot's extra attributes.
   std::function<Attributes(const Fields&)> closing;
+  // Words the progress line adds after its own (this rank's view).
+  std::function<std::string()> progress_note;
 };
 template <class Physics>
 using HooksFor = LoopHooks<FieldsOf<Physics>>;
@@ -406,7 +408,7 @@ SolveTimings run_time_loop(Physics& physics, const TimeLoop& loop, SnapshotSerie
     }
     physics.advance(dt);
     if (!std::isnan(landing)) physics.land_on(landing);
-    progress.update(physics.step(), physics.time() * unit, dt * unit);
+    progress.update(physics.step(), physics.time() * unit, dt * unit, hooks.progress_note);
     if (loop.check_every > 0 && physics.step() % loop.check_every == 0) check_state();
     const bool last = finished();
     const bool every = loop.output_every > 0 && physics.step() % loop.output_every == 0;

@@ -8,6 +8,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <functional>
 #include <string>
 
 namespace cfd {
@@ -76,7 +77,9 @@ class Progress {
         first_step_(first_step),
         first_time_(first_time) {}
 
-  void update(long step, double time, double dt) {
+  // `note`, when given, adds the solver's own words to the line (called only
+  // when a line is printed).
+  void update(long step, double time, double dt, const std::function<std::string()>& note = {}) {
     if (!enabled_) return;
     const double now = clock_.seconds();
     if (now - last_ < interval_s_) return;
@@ -90,8 +93,9 @@ class Progress {
     if (eta < 1e6)
       std::snprintf(left, sizeof left, "%02ld:%02ld:%02ld", static_cast<long>(eta) / 3600,
                     static_cast<long>(eta) / 60 % 60, static_cast<long>(eta) % 60);
-    std::printf("[progress] step %ld (%.1f%%)  t = %.6g  dt = %.4g  %.3g cell-updates/s  ETA %s\n", step, 100.0 * done,
-                time, dt, rate, left);
+    const std::string extra = note ? "  " + note() : "";
+    std::printf("[progress] step %ld (%.1f%%)  t = %.6g  dt = %.4g  %.3g cell-updates/s  ETA %s%s\n", step,
+                100.0 * done, time, dt, rate, left, extra.c_str());
     std::fflush(stdout);
   }
 

@@ -14,6 +14,7 @@ import sys
 
 import h5py
 import numpy as np
+trapezoid = getattr(np, "trapezoid", None) or np.trapz  # numpy 2 renamed trapz
 from paraview import simple
 
 xdmf = os.path.abspath(sys.argv[1])
@@ -56,9 +57,9 @@ def expected(h5file):
         else:
             # 2D: trapezoid over x then y (u[j, i]); 1D: over x.
             if v.ndim == 1:
-                integrals[name] = float(np.trapz(v, coords[0]))
+                integrals[name] = float(trapezoid(v, coords[0]))
             else:
-                integrals[name] = float(np.trapz(np.trapz(v, coords[0], axis=1), coords[1]))
+                integrals[name] = float(trapezoid(trapezoid(v, coords[0], axis=1), coords[1]))
     ranges = {k: (float(v.min()), float(v.max())) for k, v in fields.items()}
     return dict(cell=cell, cells=cells, points=points, ranges=ranges, integrals=integrals, time=time)
 

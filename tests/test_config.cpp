@@ -3,6 +3,8 @@
 #include "core/config.hpp"
 #include "physics/solvers.hpp"
 
+#include "physics/diffusion/diffusion_params.hpp"
+
 #include <gtest/gtest.h>
 
 #include <string>
@@ -90,8 +92,17 @@ TEST(Config, WrongType) {
 TEST(Config, OutOfRange) {
   const std::string e = error_of("solver: diffusion\ngrid:\n  nx: 4\n");
   EXPECT_NE(e.find("'grid.nx': must be between 5 and"), std::string::npos) << e;
-  const std::string a = error_of("solver: diffusion\ndiffusion:\n  alpha: 0.3\n");
-  EXPECT_NE(a.find("'diffusion.alpha': must be between 0.0 and 0.25, got 0.3"), std::string::npos) << a;
+  const std::string a = error_of("solver: diffusion\ndiffusion:\n  alpha: -0.3\n");
+  EXPECT_NE(a.find("'diffusion.alpha': must be between 0.0 and 1e+12, got -0.3"), std::string::npos) << a;
+  // The explicit scheme's own limit is checked with the scheme, at the value's line.
+  try {
+    cfd::diffusion::params(load("solver: diffusion\ndiffusion:\n  alpha: 0.3\n"));
+    ADD_FAILURE() << "alpha 0.3 accepted by the explicit scheme";
+  } catch (const ConfigError& e) {
+    const std::string m = e.what();
+    EXPECT_NE(m.find("case.yaml:3"), std::string::npos) << m;
+    EXPECT_NE(m.find("unstable above 0.25, got 0.3"), std::string::npos) << m;
+  }
   const std::string s = error_of("solver: diffusion\ntime:\n  steps: 0\n");
   EXPECT_NE(s.find("'time.steps'"), std::string::npos) << s;
 }

@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <array>
 #include <cerrno>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <sstream>
@@ -52,6 +53,7 @@ Options:
                       list that are its own (default: diffusion baseline,
                       contiguous,strided; sod and euler2d all of theirs)
   --repeats N         timed repeats after the warm-up (default 5)
+  --alpha X           D dt/dx^2 of the implicit diffusion variants (default 100)
   --per-rank          under mpirun: each size is per rank (weak scaling), the
                       global grid that many points per rank along each
                       dimension of the process grid; without it the sizes
@@ -76,6 +78,18 @@ Variants of diffusion (layout left: x contiguous, as in Fortran):
   strided     interior points, MDRange iterating y fastest (across memory)
   default     interior points, Kokkos' default iteration order
   serial      the plain serial host loop of physics/diffusion/diffusion_reference.hpp
+Implicit diffusion (diffusion.scheme, built with Kokkos Kernels), from the
+spike, at the --alpha given (default 100):
+  be-stencil, be-matrix, cn-stencil, cn-matrix
+              backward Euler or Crank-Nicolson, the operator applied as a
+              stencil kernel or as a CrsMatrix with KokkosSparse::spmv,
+              conjugate gradients without preconditioner; add -jacobi or -gs
+              (e.g. be-matrix-gs) for Jacobi or symmetric Gauss-Seidel
+  For these rows GB/s and %copy are those of one operator application (the
+  spmv or the stencil, timed alone over 20 applications): bytes = for the
+  matrix its values, column indices and row offsets plus the input and
+  output vectors; for the stencil the two vectors. it/step is the mean
+  number of CG iterations per step; LOOP_S / steps is the time per step.
 
 Under mpirun every rank takes one block of the grid (one GPU each on GPU
 builds; see docs/parallel.md). LOOP_S is then the slowest rank's, the rates
@@ -126,8 +140,14 @@ struct Row {
   long n = 0, steps = 0;
   double total_s = 0, loop_s = 0, updates_per_s = 0, gbps = 0, pct_copy = 0, bytes_per_cell = 0;
   int ranks = 1;
-  double halo_ms = 0;  // halo exchange per step, the slowest rank
+  double halo_ms = 0;              // halo exchange per step, the slowest rank
+  double iterations_per_step = 0;  // implicit diffusion: CG iterations per step
 };
+
+double implicit_alpha = 100;
+
+// Implicit diffusion variants: "be-stencil", "cn-matrix-gs", ...
+bool is_implicit(const std::string& variant) { return variant.rfind("be-", 0) == 0 || variant.rfind("cn-", 0) == 0; }
 
 // The halo time per step of the last solve, ms (set by timed_solve).
 double last_halo_ms = 0;
@@ -226,6 +246,17 @@ Row bench_diffusion(const std::string& variant, long n, long steps, int repeats,
             : variant == "default" ? cfd::IterationOrder::default_order
                                    : cfd::IterationOrder::left;
   p.variant = variant == "baseline" ? Variant::baseline : Variant::interior;
+  const bool implicit = is_implicit(variant);
+  if (implicit) {
+    p.scheme = variant.rfind("cn-", 0) == 0 ? Scheme::crank_nicolson : Scheme::backward_euler;
+    p.implicit_operator =
+        variant.find("matrix") != std::string::npos ? ImplicitOperator::matrix : ImplicitOperator::stencil;
+    p.preconditioner = variant.find("-gs") != std::string::npos       ? Preconditioner::gauss_seidel
+                       : variant.find("-jacobi") != std::string::npos ? Preconditioner::jacobi
+                                                                      : Preconditioner::none;
+    p.alpha = implicit_alpha;
+    if (sizeof(Real) == 4) p.cg_tolerance = 1e-5;
+  }
 
   Row row{"diffusion", variant, sizeof(Real) == 4 ? "fp32" : "fp64", n, steps};
   const bool serial = variant == "serial";
@@ -237,8 +268,19 @@ Row bench_diffusion(const std::string& variant, long n, long steps, int repeats,
       return world.max(t.seconds());
     }
     Solver<Real, Kokkos::LayoutLeft> solver(p);
-    return timed_solve(solver, steps, [](const auto& s) { s.to_host(); });
+    return timed_solve(solver, steps, [&](const auto& s) {
+      s.to_host();
+      row.iterations_per_step = static_cast<double>(s.total_iterations()) / steps;
+    });
   });
+#ifdef CFDRUN_HAVE_KOKKOSKERNELS
+  if (implicit) {  // the operator alone
+    Solver<Real, Kokkos::LayoutLeft> solver(p);
+    const double seconds = world.max(solver.implicit()->seconds_per_application(20));
+    row.gbps = world.sum(solver.operator_bytes()) / seconds * 1e-9;
+    row.pct_copy = 100.0 * row.gbps / (copy_gbps * world.size());
+  }
+#endif
   return row;
 }
 
@@ -297,7 +339,14 @@ Row bench_euler2d(const std::string& variant, long n, long steps, int repeats, d
 
 // The variants each solver knows, its defaults first.
 const std::vector<std::string>& known_variants(const std::string& solver) {
-  static const std::vector<std::string> diffusion = {"baseline", "contiguous", "strided", "default", "serial"},
+  static const std::vector<std::string> diffusion = {"baseline",        "contiguous",
+                                                     "strided",         "default",
+                                                     "serial",          "be-stencil",
+                                                     "be-matrix",       "cn-stencil",
+                                                     "cn-matrix",       "be-stencil-gs",
+                                                     "be-matrix-gs",    "cn-stencil-gs",
+                                                     "cn-matrix-gs",    "be-stencil-jacobi",
+                                                     "be-matrix-jacobi"},
                                         sod = {"aos-split", "aos-fused", "soa-split", "soa-fused"},
                                         euler2d = {"plm-hlle-rk2", "plm-hllc-rk2", "tutorial"};
   return solver == "sod" ? sod : solver == "euler2d" ? euler2d : diffusion;
@@ -359,7 +408,15 @@ int main(int argc, char* argv[]) {
       variants = split(value());
     else if (a == "--repeats")
       repeats = static_cast<int>(std::min(positive_integer("--repeats", value()), 1000000L));
-    else if (a == "--per-rank")
+    else if (a == "--alpha") {
+      const std::string text = value();
+      char* end = nullptr;
+      implicit_alpha = std::strtod(text.c_str(), &end);
+      if (text.empty() || *end != '\0' || !(implicit_alpha > 0) || !std::isfinite(implicit_alpha)) {
+        std::fprintf(stderr, "cfdbench: error: --alpha expects a positive number, got '%s'\n", text.c_str());
+        return 2;
+      }
+    } else if (a == "--per-rank")
       per_rank = true;
     else if (a == "--csv")
       csv = value();
@@ -403,6 +460,13 @@ int main(int argc, char* argv[]) {
       std::fprintf(stderr, "cfdbench: error: unknown precision '%s'\n", p.c_str());
       return 2;
     }
+#ifndef CFDRUN_HAVE_KOKKOSKERNELS
+  for (const auto& v : variants)
+    if (is_implicit(v)) {
+      std::fprintf(stderr, "cfdbench: error: variant '%s' needs a build with Kokkos Kernels\n", v.c_str());
+      return 2;
+    }
+#endif
   if (world.size() > 1 && contains(variants, "serial")) {
     std::fprintf(stderr, "cfdbench: error: the serial variant runs on one rank only\n");
     return 2;
@@ -446,23 +510,29 @@ int main(int argc, char* argv[]) {
     }
   }
 
-  std::printf("\n%-10s %-12s %-5s %7s %6s %11s %11s %13s %8s %7s %8s %5s %9s\n", "solver", "variant", "prec", "n",
-              "steps", "TOTAL_S", "LOOP_S", "updates/s", "GB/s", "%copy", "B/cell", "ranks", "halo_ms");
-  for (const auto& r : rows)
-    std::printf("%-10s %-12s %-5s %7ld %6ld %11.5f %11.5f %13.4e %8.2f %7.1f %8.1f %5d %9.4f\n", r.solver.c_str(),
+  bool any_implicit = false;
+  for (const auto& r : rows) any_implicit = any_implicit || is_implicit(r.variant);
+  std::printf("\n%-10s %-14s %-5s %7s %6s %11s %11s %13s %8s %7s %8s %5s %9s%s\n", "solver", "variant", "prec", "n",
+              "steps", "TOTAL_S", "LOOP_S", "updates/s", "GB/s", "%copy", "B/cell", "ranks", "halo_ms",
+              any_implicit ? "  it/step" : "");
+  for (const auto& r : rows) {
+    std::printf("%-10s %-14s %-5s %7ld %6ld %11.5f %11.5f %13.4e %8.2f %7.1f %8.1f %5d %9.4f", r.solver.c_str(),
                 r.variant.c_str(), r.precision.c_str(), r.n, r.steps, r.total_s, r.loop_s, r.updates_per_s, r.gbps,
                 r.pct_copy, r.bytes_per_cell, r.ranks, r.halo_ms);
+    if (any_implicit) std::printf(" %8.1f", r.iterations_per_step);
+    std::printf("\n");
+  }
   if (!world.is_root()) return 0;  // the files, like the tables, come from rank 0
   if (!csv.empty()) {
     std::FILE* f = std::fopen(csv.c_str(), "w");
     if (!f) return std::fprintf(stderr, "cfdbench: error: %s: cannot write\n", csv.c_str()), 1;
     std::fprintf(f,
                  "solver,variant,precision,n,steps,total_s,loop_s,updates_per_s,gbps,pct_copy,bytes_per_cell,ranks,"
-                 "halo_ms\n");
+                 "halo_ms,cg_iterations_per_step\n");
     for (const auto& r : rows)
-      std::fprintf(f, "%s,%s,%s,%ld,%ld,%.6e,%.6e,%.6e,%.4f,%.2f,%.2f,%d,%.6f\n", r.solver.c_str(), r.variant.c_str(),
-                   r.precision.c_str(), r.n, r.steps, r.total_s, r.loop_s, r.updates_per_s, r.gbps, r.pct_copy,
-                   r.bytes_per_cell, r.ranks, r.halo_ms);
+      std::fprintf(f, "%s,%s,%s,%ld,%ld,%.6e,%.6e,%.6e,%.4f,%.2f,%.2f,%d,%.6f,%.2f\n", r.solver.c_str(),
+                   r.variant.c_str(), r.precision.c_str(), r.n, r.steps, r.total_s, r.loop_s, r.updates_per_s, r.gbps,
+                   r.pct_copy, r.bytes_per_cell, r.ranks, r.halo_ms, r.iterations_per_step);
     std::fclose(f);
   }
   if (!json.empty()) {
@@ -476,9 +546,9 @@ int main(int argc, char* argv[]) {
       std::fprintf(f,
                    "  {\"solver\": \"%s\", \"variant\": \"%s\", \"precision\": \"%s\", \"n\": %ld, \"steps\": %ld, "
                    "\"total_s\": %.6e, \"loop_s\": %.6e, \"updates_per_s\": %.6e, \"gbps\": %.4f, \"pct_copy\": %.2f, "
-                   "\"bytes_per_cell\": %.2f, \"ranks\": %d, \"halo_ms\": %.6f}%s\n",
+                   "\"bytes_per_cell\": %.2f, \"ranks\": %d, \"halo_ms\": %.6f, \"cg_iterations_per_step\": %.2f}%s\n",
                    r.solver.c_str(), r.variant.c_str(), r.precision.c_str(), r.n, r.steps, r.total_s, r.loop_s,
-                   r.updates_per_s, r.gbps, r.pct_copy, r.bytes_per_cell, r.ranks, r.halo_ms,
+                   r.updates_per_s, r.gbps, r.pct_copy, r.bytes_per_cell, r.ranks, r.halo_ms, r.iterations_per_step,
                    k + 1 < rows.size() ? "," : "");
     }
     std::fprintf(f, "]}\n");

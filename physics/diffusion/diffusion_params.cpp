@@ -4,6 +4,8 @@
 #include "core/job_control.hpp"
 #include "core/snapshot.hpp"
 
+#include <cmath>
+
 namespace cfd::diffusion {
 
 std::vector<KeySpec> keys() {
@@ -15,10 +17,49 @@ std::vector<KeySpec> keys() {
       {"diffusion.alpha",
        KeyType::real,
        "0.1",
-       "D*dt/dx^2 of the stencil, in the working precision (0.1 in the original; stable up to 0.25)",
+       "D*dt/dx^2, the time step in units of dx^2/D, in the working precision (0.1 in the original); the explicit "
+       "scheme is stable up to 0.25, the implicit ones take any alpha > 0",
        {},
        0,
-       0.25},
+       1e12},
+      {"diffusion.scheme",
+       KeyType::choice,
+       "explicit",
+       "explicit: the original's 5-point stencil; backward_euler (order 1) or crank_nicolson (order 2): one linear "
+       "system per step, solved by conjugate gradients (Kokkos Kernels)",
+       {"explicit", "backward_euler", "crank_nicolson"}},
+      {"diffusion.initial",
+       KeyType::choice,
+       "spike",
+       "spike: u = 1 at the centre point ((nx+1)/2, (ny+1)/2), 0 elsewhere (the original); sine: "
+       "sin(pi x) sin(pi y) with x = (i-1)/(nx-1), y = (j-1)/(ny-1), one discrete eigenmode",
+       {"spike", "sine"}},
+      {"diffusion.operator",
+       KeyType::choice,
+       "stencil",
+       "implicit schemes: how the operator I - theta*alpha*L is applied: stencil (matrix-free kernel, the faster) or "
+       "matrix (KokkosSparse::CrsMatrix and spmv)",
+       {"stencil", "matrix"}},
+      {"diffusion.preconditioner",
+       KeyType::choice,
+       "none",
+       "implicit schemes: none, jacobi (Kokkos Kernels' element-wise product; the diagonal is constant, so it changes "
+       "nothing), or gauss_seidel (Kokkos Kernels' multicolour symmetric Gauss-Seidel, one sweep each way, per block)",
+       {"none", "jacobi", "gauss_seidel"}},
+      {"diffusion.cg_tolerance",
+       KeyType::real,
+       "1e-10",
+       "implicit schemes: a solve ends when |r| <= cg_tolerance * |b| (2-norms over the whole grid)",
+       {},
+       1e-15,
+       0.5},
+      {"diffusion.cg_max_iterations",
+       KeyType::integer,
+       "10000",
+       "implicit schemes: a solve that has not converged after this many iterations stops the run (exit 1)",
+       {},
+       1,
+       1e9},
       {"diffusion.precision", KeyType::choice, "fp64", "working precision of fields and arithmetic", {"fp32", "fp64"}},
       {"diffusion.layout",
        KeyType::choice,
@@ -57,12 +98,67 @@ Params params(const Config& c) {
             : order == "right" ? IterationOrder::right
                                : IterationOrder::default_order;
   p.variant = c.get_string("diffusion.variant") == "baseline" ? Variant::baseline : Variant::interior;
+  const std::string& scheme = c.get_string("diffusion.scheme");
+  p.scheme = scheme == "backward_euler"   ? Scheme::backward_euler
+             : scheme == "crank_nicolson" ? Scheme::crank_nicolson
+                                          : Scheme::explicit_euler;
+  p.initial = c.get_string("diffusion.initial") == "sine" ? Initial::sine : Initial::spike;
+  p.implicit_operator =
+      c.get_string("diffusion.operator") == "matrix" ? ImplicitOperator::matrix : ImplicitOperator::stencil;
+  const std::string& pc = c.get_string("diffusion.preconditioner");
+  p.preconditioner = pc == "jacobi"         ? Preconditioner::jacobi
+                     : pc == "gauss_seidel" ? Preconditioner::gauss_seidel
+                                            : Preconditioner::none;
+  p.cg_tolerance = c.get_real("diffusion.cg_tolerance");
+  p.cg_max_iterations = c.get_int("diffusion.cg_max_iterations");
+
+  if (p.scheme == Scheme::explicit_euler) {
+    if (p.alpha > 0.25)
+      c.reject("diffusion.alpha", "the explicit scheme is unstable above 0.25, got " + format_real(p.alpha) +
+                                      "; choose diffusion.scheme: backward_euler or crank_nicolson for larger steps");
+  } else {
+#ifndef CFDRUN_HAVE_KOKKOSKERNELS
+    c.reject("diffusion.scheme",
+             "the implicit schemes need Kokkos Kernels, and this build has none "
+             "(configure with -DCFDRUN_ENABLE_KOKKOSKERNELS=ON)");
+#endif
+    if (!(p.alpha > 0)) c.reject("diffusion.alpha", "the implicit schemes need alpha > 0, got " + format_real(p.alpha));
+    if (p.variant == Variant::baseline)
+      c.reject("diffusion.variant", "the baseline variant is the explicit scheme's kernel; leave it at interior");
+    // FP32 sums carry about 7 digits: a tighter tolerance is never reached.
+    if (p.precision == Precision::fp32 && p.cg_tolerance < 1e-5)
+      c.reject("diffusion.cg_tolerance", "fp32 cannot reach a relative residual of " + format_real(p.cg_tolerance) +
+                                             "; use at least 1e-5 with fp32, or fp64");
+  }
   return p;
+}
+
+double sine_mode_eigenvalue(long nx, long ny) {
+  const double sx = std::sin(M_PI / (2.0 * (nx - 1))), sy = std::sin(M_PI / (2.0 * (ny - 1)));
+  return 4 * sx * sx + 4 * sy * sy;
+}
+
+double sine_mode_decay(const Params& p) {
+  const double mu = sine_mode_eigenvalue(p.nx, p.ny), a = p.alpha;
+  switch (p.scheme) {
+    case Scheme::backward_euler: return 1 / (1 + a * mu);
+    case Scheme::crank_nicolson: return (1 - a * mu / 2) / (1 + a * mu / 2);
+    case Scheme::explicit_euler: break;
+  }
+  return 1 - a * mu;
 }
 
 const char* name(Variant v) { return v == Variant::baseline ? "baseline" : "interior"; }
 const char* name(Precision p) { return p == Precision::fp32 ? "fp32" : "fp64"; }
 const char* name(Layout l) { return l == Layout::left ? "left" : "right"; }
+const char* name(Scheme s) {
+  return s == Scheme::backward_euler ? "backward_euler" : s == Scheme::crank_nicolson ? "crank_nicolson" : "explicit";
+}
+const char* name(Initial i) { return i == Initial::sine ? "sine" : "spike"; }
+const char* name(ImplicitOperator o) { return o == ImplicitOperator::matrix ? "matrix" : "stencil"; }
+const char* name(Preconditioner p) {
+  return p == Preconditioner::jacobi ? "jacobi" : p == Preconditioner::gauss_seidel ? "gauss_seidel" : "none";
+}
 const char* name(IterationOrder o) {
   return o == IterationOrder::left ? "left" : o == IterationOrder::right ? "right" : "default";
 }

@@ -15,6 +15,16 @@ namespace cfd::diffusion {
 enum class Variant { baseline, interior };
 enum class Precision { fp32, fp64 };
 enum class Layout { left, right };  // left: x (i) contiguous, as in Fortran
+// explicit: the original's stencil; the implicit schemes solve a linear
+// system per step (implicit_heat.hpp) and take any alpha.
+enum class Scheme { explicit_euler, backward_euler, crank_nicolson };
+// spike: the original's 1 at the centre; sine: sin(pi x) sin(pi y), the
+// slowest discrete eigenmode of the Laplacian with zero edges.
+enum class Initial { spike, sine };
+// How the implicit schemes apply their operator: a KokkosSparse::CrsMatrix
+// (spmv) or a stencil kernel (matrix-free).
+enum class ImplicitOperator { matrix, stencil };
+enum class Preconditioner { none, jacobi, gauss_seidel };
 
 struct Params {
   long nx = 256, ny = 256;  // points, edges included
@@ -24,7 +34,21 @@ struct Params {
   Layout layout = Layout::left;
   IterationOrder order = IterationOrder::default_order;
   Variant variant = Variant::interior;
+  Scheme scheme = Scheme::explicit_euler;
+  Initial initial = Initial::spike;
+  ImplicitOperator implicit_operator = ImplicitOperator::stencil;
+  Preconditioner preconditioner = Preconditioner::none;
+  double cg_tolerance = 1e-10;  // relative residual |r|/|b| that ends a solve
+  long cg_max_iterations = 10000;
 };
+
+// mu, the eigenvalue of -L (5-point, units of dx^2) for the sine mode of an
+// nx x ny grid with zero edges: 4 sin^2(pi/(2(nx-1))) + 4 sin^2(pi/(2(ny-1))).
+double sine_mode_eigenvalue(long nx, long ny);
+// The factor by which one step multiplies the sine mode:
+// 1 - alpha mu (explicit), 1/(1 + alpha mu) (backward Euler),
+// (1 - alpha mu/2)/(1 + alpha mu/2) (Crank-Nicolson).
+double sine_mode_decay(const Params& p);
 
 std::vector<KeySpec> keys();  // the diffusion case file's keys, output section included
 Params params(const Config& config);
@@ -33,5 +57,9 @@ const char* name(Variant v);
 const char* name(Precision p);
 const char* name(Layout l);
 const char* name(IterationOrder o);
+const char* name(Scheme s);
+const char* name(Initial i);
+const char* name(ImplicitOperator o);
+const char* name(Preconditioner p);
 
 }  // namespace cfd::diffusion

@@ -20,12 +20,17 @@ int run_case(const Config& config, const Params& p, const RunContext& context) {
   const bool talk = !context.quiet && dec.comm.is_root();
   const RunInfo info{"diffusion", name(p.precision), name(p.layout), ExecSpace::name(), config.resolved_yaml()};
   const std::string ranks = describe_ranks(dec);
-  if (talk)
-    std::printf(
-        "cfdrun diffusion: %ld x %ld points, %ld steps, %s, layout %s, iteration %s, variant %s, on %s\n%s"
-        "output: %s\n",
-        p.nx, p.ny, p.steps, name(p.precision), name(p.layout), name(p.order), name(p.variant), ExecSpace::name(),
-        ranks.c_str(), out.dir.c_str());
+  const bool implicit = p.scheme != Scheme::explicit_euler;
+  if (talk) {
+    std::printf("cfdrun diffusion: %ld x %ld points, %ld steps, %s, layout %s, iteration %s, variant %s, on %s\n", p.nx,
+                p.ny, p.steps, name(p.precision), name(p.layout), name(p.order), name(p.variant), ExecSpace::name());
+    std::printf("scheme %s, alpha %s, initial %s", name(p.scheme), format_real(p.alpha).c_str(), name(p.initial));
+    if (implicit)
+      std::printf(", conjugate gradients: operator %s, preconditioner %s, tolerance %s, at most %ld iterations",
+                  name(p.implicit_operator), name(p.preconditioner), format_real(p.cg_tolerance).c_str(),
+                  p.cg_max_iterations);
+    std::printf("\n%soutput: %s\n", ranks.c_str(), out.dir.c_str());
+  }
 
   Solver<Real, Layout> solver(p, dec);
   SnapshotSeries series(out.dir, "diffusion", dec, info, out.folder);
@@ -36,12 +41,28 @@ int run_case(const Config& config, const Params& p, const RunContext& context) {
   HooksFor<Solver<Real, Layout>> hooks;
   hooks.history.every = out.history_every;
   hooks.history.path = out.dir + "/diffusion.hst";
-  hooks.history.header =
-      "# cfdrun diffusion history: sum and maximum of u over the grid; time in dx^2/D\nstep,time,dt,total_u,max_u\n";
+  hooks.history.header = implicit
+                             ? "# cfdrun diffusion history: sum and maximum of u over the grid; conjugate-gradient "
+                               "iterations and relative residual |r|/|b| of the step; time in dx^2/D\n"
+                               "step,time,dt,total_u,max_u,cg_iterations,cg_residual\n"
+                             : "# cfdrun diffusion history: sum and maximum of u over the grid; time in dx^2/D\n"
+                               "step,time,dt,total_u,max_u\n";
   hooks.history.row = [&] {
     const auto t = solver.totals();
-    return std::vector<double>{t.first, t.second};
+    std::vector<double> row{t.first, t.second};
+    if (implicit) {
+      row.push_back(static_cast<double>(solver.last_solve().iterations));
+      row.push_back(solver.last_solve().relative_residual);
+    }
+    return row;
   };
+  if (implicit)
+    hooks.progress_note = [&] {
+      char text[96];
+      std::snprintf(text, sizeof text, "CG %ld it, |r|/|b| %.2e", solver.last_solve().iterations,
+                    solver.last_solve().relative_residual);
+      return std::string(text);
+    };
   hooks.closing = [&](const std::vector<HostField<Real>>& final_fields) -> Attributes {
     // Sums over the blocks in rank order, so that every rank count gives the
     // same total.
@@ -52,13 +73,19 @@ int run_case(const Config& config, const Params& p, const RunContext& context) {
       write_text_field(out.dir + "/diffusion_final.txt", p.nx, p.ny, std::vector<double>(u.begin(), u.end()));
       series.wrote(out.dir + "/diffusion_final.txt");
     }
-    return {{"total_u", mass}};
+    Attributes extra{{"total_u", mass}};
+    if (implicit) extra.push_back({"cg_iterations_total", static_cast<double>(solver.total_iterations())});
+    return extra;
   };
   const SolveTimings timings = run_time_loop(solver, loop, series, dec.comm, hooks);
 
-  if (talk)
-    std::printf("done: step %ld, t = %.6g, sum(u) = %.17g, max(u) = %.6g\n%s\nwrote %s\n", solver.step(), solver.time(),
-                mass, peak, timings.summary().c_str(), series.xdmf_path().c_str());
+  if (talk) {
+    std::printf("done: step %ld, t = %.6g, sum(u) = %.17g, max(u) = %.6g\n", solver.step(), solver.time(), mass, peak);
+    if (implicit)
+      std::printf("conjugate gradients: %ld iterations in %ld steps (%.1f per step)\n", solver.total_iterations(),
+                  solver.step(), solver.step() > 0 ? double(solver.total_iterations()) / solver.step() : 0.0);
+    std::printf("%s\nwrote %s\n", timings.summary().c_str(), series.xdmf_path().c_str());
+  }
   return 0;
 }
 

@@ -5,13 +5,19 @@
 #pragma once
 
 #include "core/checkpoint.hpp"
+#include "core/conjugate_gradient.hpp"
 #include "core/decomposition.hpp"
 #include "core/grid.hpp"
 #include "core/halo.hpp"
 #include "core/snapshot.hpp"
 #include "physics/diffusion/diffusion_params.hpp"
 #include "physics/diffusion/heat_stencil.hpp"
+#ifdef CFDRUN_HAVE_KOKKOSKERNELS
+#include "physics/diffusion/implicit_heat.hpp"
+#endif
 
+#include <cmath>
+#include <memory>
 #include <vector>
 
 namespace cfd::diffusion {
@@ -39,22 +45,47 @@ class Solver {
         grid_(dec.block),
         u_("diffusion::u", grid_.extent(0), grid_.extent(1)),
         v_("diffusion::v", grid_.extent(0), grid_.extent(1)),
-        halo_(dec, 1, FaceBoundaries<Real>{}) {}
+        halo_(dec, 1, FaceBoundaries<Real>{}) {
+    if (p.scheme != Scheme::explicit_euler) {
+#ifdef CFDRUN_HAVE_KOKKOSKERNELS
+      const Unknowns unknowns{int(interior_begin(0)), int(interior_end(0)), int(interior_begin(1)),
+                              int(interior_end(1))};
+      implicit_ = std::make_shared<ImplicitHeat<Real, Layout>>(p, unknowns, dec, grid_.extent(0), grid_.extent(1));
+#else
+      throw std::runtime_error("diffusion: the implicit schemes need a build with Kokkos Kernels");
+#endif
+    }
+  }
 
-  // u = 0 except u((nx+1)/2, (ny+1)/2) = 1 (1-based, integer division);
-  // set on the host and copied to the device, as in the original.
+  // spike: u = 0 except u((nx+1)/2, (ny+1)/2) = 1 (1-based, integer
+  // division); set on the host and copied to the device, as in the original.
+  // sine: u = sin(pi gi/(nx-1)) sin(pi gj/(ny-1)) (0-based global indices),
+  // evaluated in double and rounded once; the edges are set to exactly 0.
   void set_initial_state() {
     auto host = Kokkos::create_mirror_view(u_);
     Kokkos::deep_copy(host, Real(0));
-    const long ci = (grid_.global_n[0] + 1) / 2 - 1, cj = (grid_.global_n[1] + 1) / 2 - 1;
-    const long li = ci - grid_.offset[0] + grid_.begin(0), lj = cj - grid_.offset[1] + grid_.begin(1);
-    if (li >= grid_.begin(0) && li < grid_.end(0) && lj >= grid_.begin(1) && lj < grid_.end(1)) host(li, lj) = Real(1);
+    if (params_.initial == Initial::spike) {
+      const long ci = (grid_.global_n[0] + 1) / 2 - 1, cj = (grid_.global_n[1] + 1) / 2 - 1;
+      const long li = ci - grid_.offset[0] + grid_.begin(0), lj = cj - grid_.offset[1] + grid_.begin(1);
+      if (li >= grid_.begin(0) && li < grid_.end(0) && lj >= grid_.begin(1) && lj < grid_.end(1))
+        host(li, lj) = Real(1);
+    } else {
+      const long gx = grid_.global_n[0], gy = grid_.global_n[1];
+      for (long j = interior_begin(1); j < interior_end(1); ++j)
+        for (long i = interior_begin(0); i < interior_end(0); ++i)
+          host(i, j) = static_cast<Real>(std::sin(M_PI * grid_.global_index(0, i) / double(gx - 1)) *
+                                         std::sin(M_PI * grid_.global_index(1, j) / double(gy - 1)));
+    }
     Kokkos::deep_copy(u_, host);
     Kokkos::deep_copy(v_, Real(0));
     step_ = 0;
   }
 
   void advance_steps(long steps) {
+    if (implicit_) {
+      for (long s = 0; s < steps; ++s) implicit_step();
+      return;
+    }
     for (long s = 0; s < steps; ++s) {
       switch (params_.order) {
         case IterationOrder::left: step<Kokkos::Iterate::Left>(); break;
@@ -68,10 +99,14 @@ class Solver {
 
   // One step; the step size is fixed by alpha (dt is the driver's, alpha).
   void advance(double) { advance_steps(1); }
-  double stable_dt() const { return params_.alpha; }
-  // alpha <= 0.25 keeps the scheme stable; NaN or Inf can still come from
-  // the input (or a broken device), and are reported at the first point.
+  // A failed linear solve (every rank knows it) ends the run through the
+  // driver's fault path.
+  double stable_dt() const { return solve_failure_.empty() ? params_.alpha : -1.0; }
+  // alpha <= 0.25 keeps the explicit scheme stable; NaN or Inf can still
+  // come from the input (or a broken device), and are reported at the first
+  // point. An implicit step whose solve did not converge is reported as such.
   std::string fault() const {
+    if (!solve_failure_.empty()) return solve_failure_;
     auto u = u_;
     const long nx = grid_.n[0], x0 = grid_.begin(0), y0 = grid_.begin(1);
     const long gx = grid_.global_n[0], ox = grid_.offset[0], oy = grid_.offset[1];
@@ -111,7 +146,13 @@ class Solver {
 
   // The field is the whole state.
   std::vector<HostField<Real>> state() const { return fields(); }
-  Attributes clock() const { return {{"step", static_cast<double>(step_)}}; }
+  // The implicit schemes' iteration count travels with the step, so that a
+  // continued run reports the totals of one run.
+  Attributes clock() const {
+    Attributes c{{"step", static_cast<double>(step_)}};
+    if (implicit_) c.push_back({"cg_iterations", static_cast<double>(total_iterations_)});
+    return c;
+  }
   void restore(const std::vector<HostField<Real>>& state, const Attributes& clock) {
     auto host = Kokkos::create_mirror_view(u_);
     Kokkos::deep_copy(host, Real(0));
@@ -122,6 +163,7 @@ class Solver {
     // v's interior is written before it is read; its edges stay 0 as u's.
     Kokkos::deep_copy(v_, Real(0));
     step_ = static_cast<long>(clock_value(clock, "step"));
+    if (implicit_) total_iterations_ = static_cast<long>(clock_value(clock, "cg_iterations"));
   }
 
   // The current field on the owned points, x fastest.
@@ -139,10 +181,21 @@ class Solver {
 
   // Frees the device fields (the original's "exit data").
   void release() {
+    implicit_.reset();
     u_ = Field<Real, Layout>();
     v_ = Field<Real, Layout>();
     halo_.release();
   }
+
+  // The implicit schemes' last solve and all solves so far (zeros for the
+  // explicit scheme).
+  const CgResult& last_solve() const { return last_solve_; }
+  long total_iterations() const { return total_iterations_; }
+#ifdef CFDRUN_HAVE_KOKKOSKERNELS
+  // Bytes one application of the implicit operator moves at least (cfdbench).
+  double operator_bytes() const { return implicit_ ? implicit_->operator_bytes() : 0.0; }
+  ImplicitHeat<Real, Layout>* implicit() const { return implicit_.get(); }
+#endif
 
   long step() const { return step_; }
   double time() const { return step_ * params_.alpha; }  // in units of dx^2/D
@@ -162,6 +215,25 @@ class Solver {
   long interior_begin(int d) const { return std::max(grid_.begin(d), 1 - (grid_.offset[d] - grid_.begin(d))); }
   long interior_end(int d) const {
     return std::min(grid_.end(d), grid_.global_n[d] - 1 - (grid_.offset[d] - grid_.begin(d)));
+  }
+
+  // One implicit step: u_new into u_ (v_ holds the right-hand side).
+  void implicit_step() {
+#ifdef CFDRUN_HAVE_KOKKOSKERNELS
+    if (!solve_failure_.empty()) return;
+    last_solve_ = implicit_->step(u_, v_);
+    total_iterations_ += last_solve_.iterations;
+    ++step_;
+    if (!last_solve_.converged) {
+      char text[320];
+      std::snprintf(text, sizeof text,
+                    "the %s solve of step %ld did not converge: relative residual %.3e after %ld iterations "
+                    "(diffusion.cg_tolerance %.3g, diffusion.cg_max_iterations %ld)",
+                    name(params_.scheme), step_, last_solve_.relative_residual, last_solve_.iterations,
+                    params_.cg_tolerance, params_.cg_max_iterations);
+      solve_failure_ = text;
+    }
+#endif
   }
 
   // One step: the ghost points of x first, then those of y travel while the
@@ -212,6 +284,14 @@ class Solver {
   Field<Real, Layout> u_, v_;
   HaloExchange<Real> halo_;
   long step_ = 0;
+#ifdef CFDRUN_HAVE_KOKKOSKERNELS
+  std::shared_ptr<ImplicitHeat<Real, Layout>> implicit_;
+#else
+  std::shared_ptr<void> implicit_;
+#endif
+  CgResult last_solve_;
+  long total_iterations_ = 0;
+  std::string solve_failure_;
 };
 
 }  // namespace cfd::diffusion
