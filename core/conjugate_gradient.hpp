@@ -11,7 +11,10 @@
 // read a neighbour rank's values through the matrix' column indices. Entries
 // that are not unknowns (ghosts, fixed boundary points) are kept at zero in
 // r and z, so a block-wide dot product is the sum over its unknowns: the
-// operator's output is zero there and the preconditioner keeps zeros.
+// operator's output is zero there and the preconditioner keeps zeros. p's
+// ghosts hold the neighbours' values after the operator's halo fill (zero
+// on fixed edges); x += a p copies them into x's ghosts, which are only read
+// after the next fill.
 #pragma once
 
 #include "core/comm.hpp"
@@ -20,6 +23,7 @@
 #include <cmath>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 
 namespace cfd {
 
@@ -30,8 +34,9 @@ struct CgSettings {
 
 struct CgResult {
   long iterations = 0;
-  double relative_residual = 0;  // |r| / |b| at the end (0 when b = 0)
+  double relative_residual = 0;  // |r| / |b| at the end (0 when b = 0; NaN after a breakdown)
   bool converged = false;
+  bool breakdown = false;  // p.Ap was not positive (or not a number): the system is not SPD or holds NaN/Inf
 };
 
 }  // namespace cfd
@@ -110,7 +115,11 @@ CgResult conjugate_gradient(const Operator& apply, const Preconditioner& precond
   while (result.iterations < settings.max_iterations) {
     apply(w.p, w.q);
     const double pq = comm.sum(dot(w.p, w.q));
-    if (!(pq > 0)) break;  // not positive definite, or NaN: cannot go on
+    if (!(pq > 0)) {  // not positive definite, or NaN: cannot go on
+      result.breakdown = true;
+      result.relative_residual = NAN;
+      return result;
+    }
     const Real a = static_cast<Real>(rz / pq);
     KokkosBlas::axpby(a, w.p.flat, Real(1), x.flat);     // x += a p
     KokkosBlas::axpby(-a, w.q.flat, Real(1), w.r.flat);  // r -= a A p

@@ -271,6 +271,12 @@ Row bench_diffusion(const std::string& variant, long n, long steps, int repeats,
     return timed_solve(solver, steps, [&](const auto& s) {
       s.to_host();
       row.iterations_per_step = static_cast<double>(s.total_iterations()) / steps;
+      // A failed solve ends the steps' work early: its timing would mean nothing.
+      if (implicit && !s.fault().empty()) {
+        std::fprintf(stderr, "cfdbench: error: %s at n = %ld, alpha %g: %s\n", variant.c_str(), n, p.alpha,
+                     s.fault().c_str());
+        std::exit(1);
+      }
     });
   });
 #ifdef CFDRUN_HAVE_KOKKOSKERNELS

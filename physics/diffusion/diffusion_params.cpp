@@ -49,7 +49,8 @@ std::vector<KeySpec> keys() {
       {"diffusion.cg_tolerance",
        KeyType::real,
        "1e-10",
-       "implicit schemes: a solve ends when |r| <= cg_tolerance * |b| (2-norms over the whole grid)",
+       "implicit schemes: a solve ends when norm(r) <= cg_tolerance * norm(b), 2-norms of the residual and the "
+       "right-hand side over the whole grid",
        {},
        1e-15,
        0.5},

@@ -43,7 +43,7 @@ int run_case(const Config& config, const Params& p, const RunContext& context) {
   hooks.history.path = out.dir + "/diffusion.hst";
   hooks.history.header = implicit
                              ? "# cfdrun diffusion history: sum and maximum of u over the grid; conjugate-gradient "
-                               "iterations and relative residual |r|/|b| of the step; time in dx^2/D\n"
+                               "iterations and relative residual norm(r)/norm(b) of the step; time in dx^2/D\n"
                                "step,time,dt,total_u,max_u,cg_iterations,cg_residual\n"
                              : "# cfdrun diffusion history: sum and maximum of u over the grid; time in dx^2/D\n"
                                "step,time,dt,total_u,max_u\n";

@@ -106,7 +106,15 @@ class Solver {
   // come from the input (or a broken device), and are reported at the first
   // point. An implicit step whose solve did not converge is reported as such.
   std::string fault() const {
-    if (!solve_failure_.empty()) return solve_failure_;
+    if (!solve_failure_.empty()) {  // every rank has the same failure: the search below is collective
+      const std::string where = non_finite();
+      return where.empty() ? solve_failure_ : solve_failure_ + "; " + where;
+    }
+    return non_finite();
+  }
+
+  // The first NaN or Inf of u over all ranks, or "" (collective).
+  std::string non_finite() const {
     auto u = u_;
     const long nx = grid_.n[0], x0 = grid_.begin(0), y0 = grid_.begin(1);
     const long gx = grid_.global_n[0], ox = grid_.offset[0], oy = grid_.offset[1];
@@ -163,6 +171,8 @@ class Solver {
     // v's interior is written before it is read; its edges stay 0 as u's.
     Kokkos::deep_copy(v_, Real(0));
     step_ = static_cast<long>(clock_value(clock, "step"));
+    last_solve_ = CgResult{};
+    solve_failure_.clear();
     if (implicit_) total_iterations_ = static_cast<long>(clock_value(clock, "cg_iterations"));
   }
 
@@ -197,11 +207,17 @@ class Solver {
   ImplicitHeat<Real, Layout>* implicit() const { return implicit_.get(); }
 #endif
 
+  // The halo exchange the steps use: the CG's own for the implicit schemes.
+  const HaloExchange<Real>& halo() const {
+#ifdef CFDRUN_HAVE_KOKKOSKERNELS
+    if (implicit_) return implicit_->halo();
+#endif
+    return halo_;
+  }
   long step() const { return step_; }
   double time() const { return step_ * params_.alpha; }  // in units of dx^2/D
   void land_on(double) {}                                // steps are never shortened
   const GridBlock& grid() const { return grid_; }
-  const HaloExchange<Real>& halo() const { return halo_; }
   // Points this block writes per step.
   long updates_per_step() const {
     if (params_.variant == Variant::baseline) return grid_.owned_count();
@@ -225,12 +241,19 @@ class Solver {
     total_iterations_ += last_solve_.iterations;
     ++step_;
     if (!last_solve_.converged) {
-      char text[320];
-      std::snprintf(text, sizeof text,
-                    "the %s solve of step %ld did not converge: relative residual %.3e after %ld iterations "
-                    "(diffusion.cg_tolerance %.3g, diffusion.cg_max_iterations %ld)",
-                    name(params_.scheme), step_, last_solve_.relative_residual, last_solve_.iterations,
-                    params_.cg_tolerance, params_.cg_max_iterations);
+      char text[400];
+      if (last_solve_.breakdown)
+        std::snprintf(text, sizeof text,
+                      "the %s solve of step %ld broke down after %ld iterations: p.Ap was not positive "
+                      "(a NaN or Inf in the field?)",
+                      name(params_.scheme), step_, last_solve_.iterations);
+      else
+        std::snprintf(text, sizeof text,
+                      "the %s solve of step %ld did not converge: relative residual %.3e after %ld iterations "
+                      "(diffusion.cg_tolerance %.3g, diffusion.cg_max_iterations %ld; raise the cap, which a "
+                      "--restart may change, or take smaller steps)",
+                      name(params_.scheme), step_, last_solve_.relative_residual, last_solve_.iterations,
+                      params_.cg_tolerance, params_.cg_max_iterations);
       solve_failure_ = text;
     }
 #endif

@@ -12,7 +12,7 @@
 // KokkosSparse::spmv, or the same operator as a stencil kernel (matrix-free).
 // The matrix reads 68 bytes per row besides the vectors (5 values, 5 column
 // indices, a row offset); the stencil reads none, so it is the faster of the
-// two where memory bandwidth bounds the step (docs/diffusion.md measures
+// two where memory bandwidth bounds the step (docs/user-guide.md, implicit schemes measures
 // both), and it needs no memory for a matrix.
 #pragma once
 
@@ -36,6 +36,19 @@
 #include <string>
 
 namespace cfd::diffusion {
+
+// Kokkos Kernels 4 promoted Gauss-Seidel out of Experimental (and deprecated
+// the old names); 3.4 has only those. 4.x also lets the colouring be chosen:
+// the vertex-based deterministic one gives the same preconditioner on every
+// run and thread count (3.4's default colouring is speculative, so there
+// Gauss-Seidel results may differ in the last bits between runs).
+#if defined(KOKKOSKERNELS_VERSION_MAJOR) && KOKKOSKERNELS_VERSION_MAJOR >= 4
+namespace gauss_seidel_api = KokkosSparse;
+#define CFDRUN_GS_COLORING , KokkosGraph::COLORING_VBD
+#else
+namespace gauss_seidel_api = KokkosSparse::Experimental;
+#define CFDRUN_GS_COLORING
+#endif
 
 // theta of the scheme: the weight of the new time level.
 inline double theta(Scheme s) { return s == Scheme::crank_nicolson ? 0.5 : 1.0; }
@@ -67,6 +80,15 @@ struct HeatOperatorStencil {
   KOKKOS_FORCEINLINE_FUNCTION void operator()(const long i, const long j) const {
     q(i, j) = diagonal * p(i, j) - c * (p(i - 1, j) + p(i + 1, j) + p(i, j - 1) + p(i, j + 1));
   }
+};
+
+// f = value on the unknowns (at namespace scope: nvcc refuses kernels of
+// private member types).
+template <class Real, class Layout>
+struct SetOnUnknowns {
+  Kokkos::View<Real**, Layout, MemSpace> f;
+  Real value;
+  KOKKOS_FORCEINLINE_FUNCTION void operator()(const long i, const long j) const { f(i, j) = value; }
 };
 
 // The right-hand side on the unknowns: u_old + (1 - theta)*alpha*L u_old,
@@ -175,21 +197,21 @@ class ImplicitHeat {
       matrix_ = heat_matrix<Real, Layout>(nx, ny, unknowns, theta(p.scheme) * p.alpha, false);
     if (p.preconditioner == Preconditioner::jacobi) {
       // The diagonal is the same on every unknown: Jacobi scales r, which
-      // changes no iterate of CG (docs/diffusion.md); it is here as the
+      // changes no iterate of CG (docs/user-guide.md, implicit schemes); it is here as the
       // reference point of the preconditioners.
       inverse_diagonal_ = Vector("diffusion::inverse_diagonal", nx, ny);
       const Real inverse = Real(1) / (Real(1) + Real(4) * c_);
-      for_each_unknown("diffusion::jacobi_diagonal", SetValue{inverse_diagonal_.field, inverse});
+      for_each_unknown("diffusion::jacobi_diagonal", SetOnUnknowns<Real, Layout>{inverse_diagonal_.field, inverse});
     }
     if (p.preconditioner == Preconditioner::gauss_seidel) {
       block_matrix_ = heat_matrix<Real, Layout>(nx, ny, unknowns, theta(p.scheme) * p.alpha, true);
       gauss_seidel_ = std::make_unique<Handle>();
-      gauss_seidel_->create_gs_handle(KokkosSparse::GS_DEFAULT);
+      gauss_seidel_->create_gs_handle(KokkosSparse::GS_DEFAULT CFDRUN_GS_COLORING);
       const int n = static_cast<int>(nx * ny);
-      KokkosSparse::Experimental::gauss_seidel_symbolic(gauss_seidel_.get(), n, n, block_matrix_.graph.row_map,
-                                                        block_matrix_.graph.entries, true);
-      KokkosSparse::Experimental::gauss_seidel_numeric(gauss_seidel_.get(), n, n, block_matrix_.graph.row_map,
-                                                       block_matrix_.graph.entries, block_matrix_.values, true);
+      gauss_seidel_api::gauss_seidel_symbolic(gauss_seidel_.get(), n, n, block_matrix_.graph.row_map,
+                                              block_matrix_.graph.entries, true);
+      gauss_seidel_api::gauss_seidel_numeric(gauss_seidel_.get(), n, n, block_matrix_.graph.row_map,
+                                             block_matrix_.graph.entries, block_matrix_.values, true);
     }
   }
   ~ImplicitHeat() {
@@ -221,9 +243,9 @@ class ImplicitHeat {
             apply,
             [this](const Vector& r, const Vector& z) {
               const int n = static_cast<int>(nx_ * ny_);
-              KokkosSparse::Experimental::symmetric_gauss_seidel_apply(
-                  gauss_seidel_.get(), n, n, block_matrix_.graph.row_map, block_matrix_.graph.entries,
-                  block_matrix_.values, z.flat, r.flat, true, true, Real(1), 1);
+              gauss_seidel_api::symmetric_gauss_seidel_apply(gauss_seidel_.get(), n, n, block_matrix_.graph.row_map,
+                                                             block_matrix_.graph.entries, block_matrix_.values, z.flat,
+                                                             r.flat, true, true, Real(1), 1);
             },
             b, x, work_, comm_, settings);
       case Preconditioner::none: break;
@@ -254,6 +276,8 @@ class ImplicitHeat {
   }
   // Seconds per application of the operator (its halo fill included), the
   // mean of `count` after one untimed: for cfdbench's bandwidth column.
+  const HaloExchange<Real>& halo() const { return halo_; }
+
   double seconds_per_application(int count) {
     apply(work_.p, work_.q);
     Kokkos::fence();
@@ -265,11 +289,6 @@ class ImplicitHeat {
 
  private:
   using Handle = KokkosKernels::Experimental::KokkosKernelsHandle<size_t, int, Real, ExecSpace, MemSpace, MemSpace>;
-  struct SetValue {
-    Field f;
-    Real value;
-    KOKKOS_FORCEINLINE_FUNCTION void operator()(const long i, const long j) const { f(i, j) = value; }
-  };
   template <class F>
   void for_each_unknown(const char* label, const F& f) const {
     // Along memory: lines on CPUs, tiles with the contiguous index fastest on GPUs.
