@@ -12,7 +12,9 @@
 #                              nvidia-smi reports; then runs config/diffusion.yaml on the GPU,
 #                              or with `test` the whole suite there. It installs nothing
 #                              (GPU machines are often offline): CUDA, CMake, g++, yaml-cpp,
-#                              HDF5 (and MPI) must be present.
+#                              HDF5 (and MPI) must be present. CFDRUN_ENABLE_TESTS=ON makes
+#                              the run mode build the tests too (a later `cuda test` then
+#                              only runs them); CFDRUN_TEST_JOBS (default 6) sets ctest -j.
 #
 # Debian's own Kokkos package is Serial-only, so an OpenMP build of Kokkos 3.4.01
 # and KokkosKernels 3.4 is made from Debian's trilinos source package and cached

@@ -33,6 +33,11 @@ std::string format_real(double value) {
     if (std::strtod(buf, nullptr) == value) break;
   }
   std::string text = buf;
+  // Whole numbers as people write them: 20.0 rather than %g's 2e+01.
+  if (std::isfinite(value) && value == std::trunc(value) && std::fabs(value) < 1e7) {
+    std::snprintf(buf, sizeof buf, "%.1f", value);
+    text = buf;
+  }
   // Keep it recognisably real in YAML ("1" would read back as an integer).
   if (text.find_first_of(".eEn") == std::string::npos) text += ".0";
   return text;

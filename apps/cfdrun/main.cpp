@@ -169,7 +169,9 @@ int main(int argc, char* argv[]) {
   cfd::MpiSession mpi(argc, argv);
   const cfd::Comm world = cfd::Comm::world();
   root = world.is_root();
-  if (!root) std::freopen("/dev/null", "w", stdout);  // help, listings and progress come from rank 0
+  // Help, listings and progress come from rank 0 (if /dev/null cannot be
+  // opened, the other ranks simply keep printing).
+  [[maybe_unused]] const std::FILE* silenced = root ? nullptr : std::freopen("/dev/null", "w", stdout);
   std::string case_file;
   std::vector<std::string> overrides;
   std::vector<char*> kokkos_args{argv[0]};
