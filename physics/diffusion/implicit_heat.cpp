@@ -184,6 +184,15 @@ struct ImplicitHeat<Real, Layout>::Parts {
         ny_(ny),
         c_(static_cast<Real>(theta(p.scheme) * p.alpha)),
         work_(nx, ny, p.preconditioner != Preconditioner::none) {
+    // Every rank decides together, so that none waits in a collective for
+    // one that gave up.
+    const bool needs_matrix =
+        p.implicit_operator == ImplicitOperator::matrix || p.preconditioner == Preconditioner::gauss_seidel;
+    const double largest = comm_.max(static_cast<double>(nx) * static_cast<double>(ny));
+    if (needs_matrix && largest > std::numeric_limits<int>::max())
+      throw CollectiveError("diffusion: a block of " + std::to_string(static_cast<long>(largest)) +
+                            " points is too large for the matrix' 32-bit column indices; use more ranks, or "
+                            "diffusion.operator: stencil with diffusion.preconditioner none or jacobi");
     if (p.implicit_operator == ImplicitOperator::matrix)
       matrix_ = heat_matrix<Real, Layout>(nx, ny, unknowns, theta(p.scheme) * p.alpha, false);
     if (p.preconditioner == Preconditioner::jacobi) {
