@@ -3,6 +3,7 @@
 // kernel). Warm-up, fences and the median of repeats; a table on screen,
 // optionally CSV and JSON.
 #include "core/comm.hpp"
+#include "core/command_line.hpp"
 #include "core/memory_meter.hpp"
 #include "core/parallel.hpp"
 #include "core/timing.hpp"
@@ -366,15 +367,13 @@ std::vector<std::string> default_variants(const std::string& solver) {
 // A whole positive integer, or exit 2 naming the option: "3x" and "1e4" are
 // refused rather than read as 3 and 1.
 long positive_integer(const std::string& option, const std::string& text) {
-  char* end = nullptr;
-  errno = 0;
-  const long value = std::strtol(text.c_str(), &end, 10);
-  if (text.empty() || *end != '\0' || errno == ERANGE || value < 1) {
+  const auto value = cfd::whole_number(text);
+  if (!value || *value < 1) {
     std::fprintf(stderr, "cfdbench: error: %s expects a positive whole number, got '%s'\n", option.c_str(),
                  text.c_str());
     std::exit(2);
   }
-  return value;
+  return *value;
 }
 
 bool contains(const std::vector<std::string>& list, const std::string& item) {
@@ -417,12 +416,12 @@ int main(int argc, char* argv[]) {
       repeats = static_cast<int>(std::min(positive_integer("--repeats", value()), 1000000L));
     else if (a == "--alpha") {
       const std::string text = value();
-      char* end = nullptr;
-      implicit_alpha = std::strtod(text.c_str(), &end);
-      if (text.empty() || *end != '\0' || !(implicit_alpha > 0) || !std::isfinite(implicit_alpha)) {
+      const auto alpha = cfd::finite_number(text);
+      if (!alpha || !(*alpha > 0)) {
         std::fprintf(stderr, "cfdbench: error: --alpha expects a positive number, got '%s'\n", text.c_str());
         return 2;
       }
+      implicit_alpha = *alpha;
     } else if (a == "--per-rank")
       per_rank = true;
     else if (a == "--csv")
@@ -494,7 +493,7 @@ int main(int argc, char* argv[]) {
     for (const auto& [solver, solver_variants] : matrix) {
       const bool sod = solver == "sod", euler2d = solver == "euler2d";
       for (const auto& size : sizes) {
-        const long n = std::stol(size);
+        const long n = positive_integer("--sizes", size);
         for (const auto& prec : precisions) {
           // The copy moves as many elements as one field (diffusion) or one state (sod, euler2d).
           // (per rank: the copy runs on every rank's own memory)

@@ -1,5 +1,6 @@
 // cfdcompare: full-grid comparison of two results, with the metrics of the
 // original diffusion study (problems.md section 1).
+#include "core/command_line.hpp"
 #include "core/field_compare.hpp"
 #include "core/hdf5_file.hpp"
 #include "core/parallel.hpp"
@@ -140,11 +141,9 @@ int usage_error(const std::string& message) {
 }
 
 double parse_tolerance(const std::string& option, const std::string& text) {
-  char* end = nullptr;
-  const double v = std::strtod(text.c_str(), &end);
-  if (text.empty() || *end != '\0' || !(v >= 0))
-    throw std::invalid_argument(option + " needs a non-negative number, got '" + text + "'");
-  return v;
+  const auto v = cfd::finite_number(text);
+  if (!v || !(*v >= 0)) throw std::invalid_argument(option + " needs a non-negative number, got '" + text + "'");
+  return *v;
 }
 
 }  // namespace

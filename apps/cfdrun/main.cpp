@@ -1,6 +1,7 @@
 // cfdrun: runs one CFD case described in a YAML file and writes HDF5 + XDMF.
 #include "core/checkpoint.hpp"
 #include "core/comm.hpp"
+#include "core/command_line.hpp"
 #include "core/config.hpp"
 #include "core/job_control.hpp"
 #include "core/parallel.hpp"
@@ -96,10 +97,8 @@ void check_kokkos_option(const std::string& option) {
   for (const char* n : numeric) {
     if (name != n) continue;
     const std::string value = eq == std::string::npos ? "" : option.substr(eq + 1);
-    char* end = nullptr;
-    errno = 0;
-    const long v = std::strtol(value.c_str(), &end, 10);
-    if (value.empty() || *end != '\0' || errno == ERANGE || v < 0 || v > 1 << 20)
+    const auto v = cfd::whole_number(value);
+    if (!v || *v < 0 || *v > 1 << 20)
       throw std::invalid_argument(option + ": expected --kokkos-" + name + "=N with N a whole number (e.g. --kokkos-" +
                                   name + "=4)");
   }
