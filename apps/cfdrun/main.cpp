@@ -38,8 +38,9 @@ Options:
                            checkpoint_<step>.h5) in the same folder: the snapshot
                            series, XDMF index and history carry on from its step,
                            with the bits an uninterrupted run gives. --set may change
-                           time.steps, time.end_time, output.* cadence, run.* and
-                           parallel.* (any rank count); other keys are fixed
+                           time.steps, time.end_time, output.* cadence, run.*,
+                           parallel.* (any rank count) and diffusion.cg_max_iterations;
+                           other keys are fixed
   --wall-time HH:MM:SS     stop before this much wall-clock time has passed, leaving
                            a checkpoint (same as --set run.wall_time=...)
   --validate               check the case, print the resolved configuration
@@ -54,7 +55,8 @@ Options:
 
 Several processes: mpirun -np 4 cfdrun CASE.yaml splits the grid into one
 block per rank (keys parallel.ranks_x/ranks_y fix the process grid; one GPU
-per rank on GPU builds); the results are the same bits on any rank count.
+per rank on GPU builds); the results are the same bits on any rank count
+(diffusion's implicit schemes: the same to the linear solver's tolerance).
 docs/parallel.md has the details.
 
 Checkpoints and job control: every run leaves checkpoint_<step>.h5 of its final
