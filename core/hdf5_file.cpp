@@ -296,38 +296,44 @@ std::vector<long> h5_read_integers(const std::string& path, const std::string& d
   return out;
 }
 
-std::vector<std::string> h5_attribute_names(const std::string& path) {
-  Handle file = open_read(path);
-  H5O_info_t info;
-  check(H5Oget_info(file.id, &info), path + ": cannot list the attributes");
+namespace {
+
+// The names HDF5's "get name by index" calls give for indices 0..count-1:
+// each is asked once for the length and once for the text.
+template <class GetName>
+std::vector<std::string> names_by_index(hsize_t count, const GetName& get_name) {
   std::vector<std::string> names;
-  for (hsize_t k = 0; k < info.num_attrs; ++k) {
-    const ssize_t n = H5Aget_name_by_idx(file.id, ".", H5_INDEX_NAME, H5_ITER_INC, k, nullptr, 0, H5P_DEFAULT);
+  for (hsize_t k = 0; k < count; ++k) {
+    const ssize_t n = get_name(k, nullptr, 0);
     if (n < 0) continue;
     std::string name(static_cast<size_t>(n) + 1, '\0');
-    H5Aget_name_by_idx(file.id, ".", H5_INDEX_NAME, H5_ITER_INC, k, name.data(), name.size(), H5P_DEFAULT);
+    get_name(k, name.data(), name.size());
     name.resize(static_cast<size_t>(n));
     names.push_back(name);
   }
   return names;
 }
 
+}  // namespace
+
+std::vector<std::string> h5_attribute_names(const std::string& path) {
+  Handle file = open_read(path);
+  H5O_info_t info;
+  check(H5Oget_info(file.id, &info), path + ": cannot list the attributes");
+  return names_by_index(info.num_attrs, [&](hsize_t k, char* text, size_t size) {
+    return H5Aget_name_by_idx(file.id, ".", H5_INDEX_NAME, H5_ITER_INC, k, text, size, H5P_DEFAULT);
+  });
+}
+
 std::vector<std::string> h5_list_group(const std::string& path, const std::string& group) {
   Handle file = open_read(path);
-  std::vector<std::string> names;
-  if (H5Lexists(file.id, group.c_str(), H5P_DEFAULT) <= 0) return names;
+  if (H5Lexists(file.id, group.c_str(), H5P_DEFAULT) <= 0) return {};
   Handle g{check_id(H5Gopen2(file.id, group.c_str(), H5P_DEFAULT), path + ": " + group + " is not a group"), H5Gclose};
   H5G_info_t info;
   check(H5Gget_info(g.id, &info), path + ": cannot list " + group);
-  for (hsize_t k = 0; k < info.nlinks; ++k) {
-    const ssize_t n = H5Lget_name_by_idx(g.id, ".", H5_INDEX_NAME, H5_ITER_INC, k, nullptr, 0, H5P_DEFAULT);
-    if (n < 0) continue;
-    std::string name(static_cast<size_t>(n) + 1, '\0');
-    H5Lget_name_by_idx(g.id, ".", H5_INDEX_NAME, H5_ITER_INC, k, name.data(), name.size(), H5P_DEFAULT);
-    name.resize(static_cast<size_t>(n));
-    names.push_back(name);
-  }
-  return names;
+  return names_by_index(info.nlinks, [&](hsize_t k, char* text, size_t size) {
+    return H5Lget_name_by_idx(g.id, ".", H5_INDEX_NAME, H5_ITER_INC, k, text, size, H5P_DEFAULT);
+  });
 }
 
 bool h5_has_attribute(const std::string& path, const std::string& name) {
