@@ -8,7 +8,6 @@
 #include "core/version.hpp"
 #include "physics/solvers.hpp"
 
-#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>

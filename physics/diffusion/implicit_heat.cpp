@@ -110,11 +110,7 @@ using HeatMatrix = KokkosSparse::CrsMatrix<Real, int, Kokkos::Device<ExecSpace, 
 // (ghosts included), with columns in ascending order.
 template <class Real, class Layout>
 HeatMatrix<Real> heat_matrix(long nx, long ny, const Unknowns& unknowns, double c_value, bool block_local) {
-  using Matrix = HeatMatrix<Real>;
-  if (nx * ny > std::numeric_limits<int>::max())
-    throw std::runtime_error("diffusion: a block of " + std::to_string(nx * ny) +
-                             " points is too large for the matrix' 32-bit column indices; use more ranks "
-                             "or diffusion.operator: stencil");
+  using Matrix = HeatMatrix<Real>;  // 32-bit columns: Parts refuses larger blocks on every rank first
   const FlatIndex<Layout> flat{nx, ny};
   const long rows = nx * ny;
   const Unknowns u = unknowns;
