@@ -4,6 +4,7 @@
 // optionally CSV and JSON.
 #include "core/comm.hpp"
 #include "core/command_line.hpp"
+#include "core/config.hpp"
 #include "core/memory_meter.hpp"
 #include "core/parallel.hpp"
 #include "core/timing.hpp"
@@ -489,6 +490,15 @@ int main(int argc, char* argv[]) {
     std::printf("cfdbench: cfdrun %s (git %s), Kokkos %s, %s with %d thread(s)/concurrency, %d rank(s)%s\n",
                 cfd::version, cfd::git_revision, cfd::kokkos_version_string().c_str(), cfd::ExecSpace::name(),
                 cfd::ExecSpace().concurrency(), world.size(), per_rank ? ", sizes per rank" : "");
+    // Each row as soon as it is measured: a long series shows where it is, and
+    // what was measured is not lost when the series is stopped.
+    const auto report = [](const Row& r) {
+      std::string cg;
+      if (r.iterations_per_step > 0) cg = ", " + cfd::format_real(r.iterations_per_step) + " CG iterations per step";
+      std::printf("  %s %s %s n = %ld: %.6f s for %ld steps%s\n", r.solver.c_str(), r.variant.c_str(),
+                  r.precision.c_str(), r.n, r.loop_s, r.steps, cg.c_str());
+      std::fflush(stdout);
+    };
     for (const auto& [solver, solver_variants] : matrix) {
       const bool sod = solver == "sod", euler2d = solver == "euler2d";
       for (const auto& size : sizes) {
@@ -509,6 +519,7 @@ int main(int argc, char* argv[]) {
             else
               rows.push_back(prec == "fp32" ? bench_diffusion<float>(v, n, steps, repeats, copy)
                                             : bench_diffusion<double>(v, n, steps, repeats, copy));
+            report(rows.back());
           }
         }
       }

@@ -122,19 +122,27 @@ double memory_gib(const char* key) {
 // for, how much, and how much memory the machine has.
 std::string describe_failure(const std::exception& e) {
   std::string what = e.what();
-  const bool kokkos = what.find("Kokkos failed to allocate") != std::string::npos;
+  const bool kokkos = what.find("Kokkos failed to allocate") != std::string::npos ||
+                      what.find("memory space failed to allocate") != std::string::npos;
   if (!kokkos && !dynamic_cast<const std::bad_alloc*>(&e)) return what;
   std::string out = "out of memory: ";
   if (kokkos) {
-    // Kokkos 3 and 4: 'label "euler2d::u" ... named "Host" ... Allocation of size 298 G failed'.
+    // Kokkos 3 to 4.5: 'label "euler2d::u" ... named "Host" ... Allocation of size 298 G failed';
+    // Kokkos 4.6: 'Kokkos ERROR: Cuda memory space failed to allocate 670.6 GiB (label="diffusion::u").'
     auto between = [&](const std::string& before, const std::string& after) {
       const auto a = what.find(before);
       if (a == std::string::npos) return std::string();
       const auto b = what.find(after, a + before.size());
       return b == std::string::npos ? std::string() : what.substr(a + before.size(), b - a - before.size());
     };
-    const std::string label = between("label \"", "\""), space = between("named \"", "\"");
-    const std::string size = between("Allocation of size ", " failed");
+    std::string label = between("label \"", "\""), space = between("named \"", "\"");
+    std::string size = between("Allocation of size ", " failed");
+    if (size.empty()) {  // Kokkos 4.6
+      label = between("(label=\"", "\")");
+      space = between("Kokkos ERROR: ", " memory space failed");
+      size = between("failed to allocate ", " (label=");
+      if (!size.empty() && size.back() == 'B') size.pop_back();  // "670.6 GiB" -> "670.6 Gi" + "B" below
+    }
     out += "cannot allocate " + (label.empty() ? std::string("an array") : "'" + label + "'") +
            (size.empty() ? "" : " (" + size + "B)") + (space.empty() ? "" : " in " + space + " memory");
   } else {
@@ -142,7 +150,7 @@ std::string describe_failure(const std::exception& e) {
   }
   char mem[160];
 #ifdef KOKKOS_ENABLE_CUDA
-  if (what.find("named \"Cuda") != std::string::npos) {
+  if (what.find("named \"Cuda") != std::string::npos || what.find("ERROR: Cuda") != std::string::npos) {
     std::snprintf(mem, sizeof mem, "; the GPU has %.1f GiB of memory",
                   static_cast<double>(Kokkos::Cuda().cuda_device_prop().totalGlobalMem) / (1024.0 * 1024.0 * 1024.0));
     return out + mem + ". A smaller grid, fp32, or more ranks (mpirun, one GPU each) need less per GPU";

@@ -323,9 +323,13 @@ const HaloExchange<Real>& ImplicitHeat<Real, Layout>::halo() const {
   return parts_->halo_;
 }
 
-template class ImplicitHeat<float, Kokkos::LayoutLeft>;
-template class ImplicitHeat<float, Kokkos::LayoutRight>;
-template class ImplicitHeat<double, Kokkos::LayoutLeft>;
-template class ImplicitHeat<double, Kokkos::LayoutRight>;
+// One precision and layout per translation unit: physics/CMakeLists.txt
+// compiles this file four times, through generated files that name the pair.
+// (Kokkos Kernels' templates make one pair take minutes under nvcc; the four
+// in one file were the longest step of the whole GPU build.)
+#if !defined(CFDRUN_IMPLICIT_HEAT_REAL) || !defined(CFDRUN_IMPLICIT_HEAT_LAYOUT)
+#error "compile implicit_heat.cpp through the files physics/CMakeLists.txt generates"
+#endif
+template class ImplicitHeat<CFDRUN_IMPLICIT_HEAT_REAL, Kokkos::CFDRUN_IMPLICIT_HEAT_LAYOUT>;
 
 }  // namespace cfd::diffusion

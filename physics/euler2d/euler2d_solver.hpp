@@ -329,9 +329,13 @@ class Solver {
     double values[2] = {0, 0};
     const long li = i - grid_.offset[0] + grid_.begin(0), lj = j - grid_.offset[1] + grid_.begin(1);
     if (li >= grid_.begin(0) && li < grid_.end(0) && lj >= grid_.begin(1) && lj < grid_.end(1)) {
-      auto cell = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), Kokkos::subview(w_, Kokkos::ALL, lj, li));
-      values[0] = cell(IDN);
-      values[1] = cell(IPR);
+      // Element by element: the cell's slice across the variables is strided,
+      // and Kokkos copies no strided device view to the host (CUDA).
+      Real rho, p;
+      Kokkos::deep_copy(rho, Kokkos::subview(w_, int(IDN), lj, li));
+      Kokkos::deep_copy(p, Kokkos::subview(w_, int(IPR), lj, li));
+      values[0] = rho;
+      values[1] = p;
     }
     dec_.comm.sum(values, 2);
     return "non-physical state at step " + std::to_string(step_) + ", t = " + format_real(time_) + ": cell (i, j) = (" +

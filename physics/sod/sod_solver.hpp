@@ -310,8 +310,11 @@ class Solver {
     double values[2] = {0, 0};
     const long local = bad - first;
     if (local >= grid_.begin(0) && local < grid_.end(0)) {
-      auto node = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), Kokkos::subview(q_, local, Kokkos::ALL));
-      const double rho = node(IDN), p = (p_.gamma - 1) * (node(IEN) - 0.5 * node(IMX) * node(IMX) / rho);
+      // Element by element: with the SoA layout the node's slice across the
+      // variables is strided, and Kokkos copies no strided device view to the host.
+      Real node[3];
+      for (int v = 0; v < 3; ++v) Kokkos::deep_copy(node[v], Kokkos::subview(q_, local, v));
+      const double rho = node[IDN], p = (p_.gamma - 1) * (node[IEN] - 0.5 * node[IMX] * node[IMX] / rho);
       const bool sod = p_.units == Units::sod;
       values[0] = sod ? rho / p_.rho_ref : rho;
       values[1] = sod ? p / p_.p_ref() : p;
