@@ -21,6 +21,12 @@
 //   Attributes clock() const;        // step, time and any other counter
 //   void restore(const std::vector<HostField<S>>& state, const Attributes& clock);
 //   void release();                  // frees the device arrays
+//
+// A solver whose steps can be taken several at once (diffusion's fused
+// steps) also provides `int fused_steps() const` (how many it takes best in
+// one call) and `void advance_steps(long n)`; the loop then hands it up to
+// that many steps at a time, never past a step at which it has something to
+// do (a snapshot, history row, state check or checkpoint, the last step).
 #pragma once
 
 #include "core/checkpoint.hpp"
@@ -33,6 +39,7 @@
 #include <algorithm>
 
 #include <cerrno>
+#include <climits>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -42,6 +49,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -130,6 +138,16 @@ inline double multiple(long k, double interval) {
   char text[32];
   std::snprintf(text, sizeof text, "%.15g", static_cast<double>(k) * interval);
   return std::strtod(text, nullptr);
+}
+
+template <class P, class = void>
+struct fuses_steps : std::false_type {};
+template <class P>
+struct fuses_steps<P, std::void_t<decltype(std::declval<const P&>().fused_steps())>> : std::true_type {};
+
+// The steps from `step` to the next multiple of `every` (every > 0).
+inline long steps_to_multiple(long step, long every) {
+  return every > 0 ? (step / every + 1) * every - step : LONG_MAX;
 }
 
 }  // namespace detail
@@ -406,7 +424,24 @@ SolveTimings run_time_loop(Physics& physics, const TimeLoop& loop, SnapshotSerie
       check_state();
       before_last = moment(history_bytes());
     }
-    physics.advance(dt);
+    // Several steps in one call where the solver fuses them and the loop has
+    // nothing to do in between (only step-counted events; a run with
+    // time-based ones takes its steps one by one).
+    long batch = 1;
+    if constexpr (detail::fuses_steps<Physics>::value) {
+      if (!to_end_time && !(loop.output_interval > 0) && !(loop.checkpoint_interval > 0) && !request) {
+        const long step = physics.step();
+        batch = std::min<long>(physics.fused_steps(), loop.steps - step);
+        for (long every : {loop.output_every, history.every, loop.check_every, loop.checkpoint_every})
+          batch = std::min(batch, detail::steps_to_multiple(step, every));
+        batch = std::max(batch, 1L);
+      }
+    }
+    if (batch > 1) {
+      if constexpr (detail::fuses_steps<Physics>::value) physics.advance_steps(batch);
+    } else {
+      physics.advance(dt);
+    }
     if (!std::isnan(landing)) physics.land_on(landing);
     progress.update(physics.step(), physics.time() * unit, dt * unit, hooks.progress_note);
     if (loop.check_every > 0 && physics.step() % loop.check_every == 0) check_state();

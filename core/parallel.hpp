@@ -16,6 +16,15 @@
 #define CFD_UNROLL
 #endif
 
+// Tells the host compiler that the next loop's iterations are independent
+// (no aliasing between what it reads and writes), so that it vectorises a
+// loop over Views it cannot prove apart. Only where OpenMP is the backend.
+#if defined(KOKKOS_ENABLE_OPENMP) && defined(_OPENMP) && !defined(__CUDA_ARCH__)
+#define CFD_SIMD _Pragma("omp simd")
+#else
+#define CFD_SIMD
+#endif
+
 namespace cfd {
 
 using ExecSpace = Kokkos::DefaultExecutionSpace;

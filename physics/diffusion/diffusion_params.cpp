@@ -77,6 +77,15 @@ std::vector<KeySpec> keys() {
        "interior",
        "baseline: every point, edges written as 0 by a branch; interior: interior points only",
        {"baseline", "interior"}},
+      {"diffusion.fused_steps",
+       KeyType::integer,
+       "1",
+       "explicit scheme: steps per pass over memory (temporal blocking): each tile of the grid takes this many steps "
+       "in fast memory (GPU shared memory, CPU cache) before it is written back, with the same bits as one step at "
+       "a time; on several ranks the halo is this deep and is exchanged once per pass",
+       {},
+       1,
+       16},
       {"diffusion.text_output", KeyType::boolean, "false",
        "also write the final field in the original's text format (diffusion_final.txt)"},
   };
@@ -112,6 +121,9 @@ Params params(const Config& c) {
                                             : Preconditioner::none;
   p.cg_tolerance = c.get_real("diffusion.cg_tolerance");
   p.cg_max_iterations = c.get_int("diffusion.cg_max_iterations");
+  p.fused_steps = static_cast<int>(c.get_int("diffusion.fused_steps"));
+  if (p.fused_steps > 1 && p.variant == Variant::baseline)
+    c.reject("diffusion.fused_steps", "fused steps update the interior only; they need diffusion.variant: interior");
 
   if (p.scheme == Scheme::explicit_euler) {
     if (p.alpha > 0.25)
@@ -126,6 +138,8 @@ Params params(const Config& c) {
     if (!(p.alpha > 0)) c.reject("diffusion.alpha", "the implicit schemes need alpha > 0, got " + format_real(p.alpha));
     if (p.variant == Variant::baseline)
       c.reject("diffusion.variant", "the baseline variant is the explicit scheme's kernel; leave it at interior");
+    if (p.fused_steps > 1)
+      c.reject("diffusion.fused_steps", "fused steps are for the explicit scheme; an implicit step is one solve");
     // FP32 sums carry about 7 digits: a tighter tolerance is never reached.
     if (p.precision == Precision::fp32 && p.cg_tolerance < 1e-5)
       c.reject("diffusion.cg_tolerance", "fp32 cannot reach a relative residual of " + format_real(p.cg_tolerance) +

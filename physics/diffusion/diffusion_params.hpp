@@ -40,6 +40,7 @@ struct Params {
   Preconditioner preconditioner = Preconditioner::none;
   double cg_tolerance = 1e-10;  // relative residual |r|/|b| that ends a solve
   long cg_max_iterations = 10000;
+  int fused_steps = 1;  // explicit steps per pass over memory (temporal blocking)
 };
 
 // mu, the eigenvalue of -L (5-point, units of dx^2) for the sine mode of an

@@ -24,10 +24,11 @@ namespace cfd::diffusion {
 
 // The global grid of a case: nx x ny points. The fixed edges are owned
 // points, so a block needs ghost points only where it meets another rank:
-// one layer when the run has several ranks, none on one rank. Coordinates
+// one layer per fused step when the run has several ranks, none on one rank. Coordinates
 // are point indices.
+// Fused steps (temporal blocking) need as many layers as steps per pass.
 inline GridBlock make_grid(const Params& p, const Comm& comm = Comm::world()) {
-  return GridBlock::whole(2, Centering::node, {p.nx, p.ny, 1}, comm.size() > 1 ? 1 : 0, {0.0, 0.0, 0.0},
+  return GridBlock::whole(2, Centering::node, {p.nx, p.ny, 1}, comm.size() > 1 ? p.fused_steps : 0, {0.0, 0.0, 0.0},
                           {static_cast<double>(p.nx - 1), static_cast<double>(p.ny - 1), 0.0});
 }
 
@@ -86,6 +87,16 @@ class Solver {
       for (long s = 0; s < steps; ++s) implicit_step();
       return;
     }
+    if (params_.fused_steps > 1) {
+      for (long done = 0; done < steps;) {
+        const int k = static_cast<int>(std::min<long>(params_.fused_steps, steps - done));
+        fused_pass(k);
+        std::swap(u_, v_);
+        step_ += k;
+        done += k;
+      }
+      return;
+    }
     for (long s = 0; s < steps; ++s) {
       switch (params_.order) {
         case IterationOrder::left: step<Kokkos::Iterate::Left>(); break;
@@ -99,6 +110,8 @@ class Solver {
 
   // One step; the step size is fixed by alpha (dt is the driver's, alpha).
   void advance(double) { advance_steps(1); }
+  // Steps the time loop may hand to advance_steps at once (core/driver.hpp).
+  int fused_steps() const { return implicit_ ? 1 : params_.fused_steps; }
   // A failed linear solve (every rank knows it) ends the run through the
   // driver's fault path.
   double stable_dt() const { return solve_failure_.empty() ? params_.alpha : -1.0; }
@@ -275,6 +288,23 @@ class Solver {
     halo_.finish(points, 1);
     sweep<Order>(j0, a);
     sweep<Order>(b, j1);
+  }
+
+  // k steps in one pass over memory (heat_stencil.hpp, TiledSteps): the halo,
+  // params_.fused_steps deep, is filled once, then every tile takes its k
+  // steps in team scratch. The points it may update are the global interior
+  // within the allocation: the owned ones and the halo's.
+  void fused_pass(int k) {
+    halo_.fill(PointField<Field<Real, Layout>>{u_});
+    int w0[2], w1[2], u0[2], u1[2];
+    for (int d = 0; d < 2; ++d) {
+      const long first = grid_.offset[d] - grid_.begin(d);  // global index of local index 0
+      w0[d] = static_cast<int>(interior_begin(d));
+      w1[d] = static_cast<int>(interior_end(d));
+      u0[d] = static_cast<int>(std::max(0L, 1 - first));
+      u1[d] = static_cast<int>(std::min(grid_.extent(d), grid_.global_n[d] - 1 - first));
+    }
+    tiled_steps<Real, Layout>(u_, v_, static_cast<Real>(params_.alpha), k, w0, w1, u0, u1);
   }
 
   // The update of rows [j0, j1) (owned points; the interior variant leaves
