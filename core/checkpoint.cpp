@@ -222,6 +222,7 @@ bool changeable_on_restart(const std::string& key) {
                                            "output.checkpoint_at_end",
                                            "diffusion.text_output",
                                            "diffusion.cg_max_iterations",  // a cap: no converged solve changes
+                                           "diffusion.fused_steps",        // the same bits at any value
                                            "sod.text_output",
                                            "run.wall_time",
                                            "run.check_every",

@@ -60,7 +60,15 @@ mpirun_forwards() {
   kill -"$sig" "$p"
   wait "$p" || status=$?
   rm -rf "$probe"
-  [ "$status" -eq 42 ]
+  local killed=$((128 + $(kill -l "$sig")))
+  case $status in
+  42) return 0 ;;            # the shells saw the signal
+  0 | "$killed") return 1 ;; # they ran to their end, or the launcher died of it: not passed on
+  *)
+    echo "the probe under ${launch[0]} failed with status $status (not a signal question: the launch itself)"
+    exit 1
+    ;;
+  esac
 }
 
 case $mode in

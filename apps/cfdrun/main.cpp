@@ -150,7 +150,7 @@ std::string describe_failure(const std::exception& e) {
   }
   char mem[160];
 #ifdef KOKKOS_ENABLE_CUDA
-  if (what.find("named \"Cuda") != std::string::npos || what.find("ERROR: Cuda") != std::string::npos) {
+  if (what.find("named \"Cuda") != std::string::npos || what.find("ERROR: Cuda memory space") != std::string::npos) {
     std::snprintf(mem, sizeof mem, "; the GPU has %.1f GiB of memory",
                   static_cast<double>(Kokkos::Cuda().cuda_device_prop().totalGlobalMem) / (1024.0 * 1024.0 * 1024.0));
     return out + mem + ". A smaller grid, fp32, or more ranks (mpirun, one GPU each) need less per GPU";

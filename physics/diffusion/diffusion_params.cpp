@@ -82,7 +82,8 @@ std::vector<KeySpec> keys() {
        "1",
        "explicit scheme: steps per pass over memory (temporal blocking): each tile of the grid takes this many steps "
        "in fast memory (GPU shared memory, CPU cache) before it is written back, with the same bits as one step at "
-       "a time; on several ranks the halo is this deep and is exchanged once per pass",
+       "a time; on several ranks the halo is this deep and is exchanged once per pass; a run with output or checkpoint "
+       "times (rather than step counts) takes its steps one at a time; diffusion.iteration does not apply to a pass",
        {},
        1,
        16},

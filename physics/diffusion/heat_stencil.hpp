@@ -7,6 +7,9 @@
 #include "core/kokkos_compat.hpp"
 #include "core/parallel.hpp"
 
+#include <stdexcept>
+#include <string>
+
 namespace cfd::diffusion {
 
 template <class Real>
@@ -201,11 +204,11 @@ struct TiledSteps {
       // Unit stride along the contiguous index as a constant, so that a line
       // is read with plain vector loads.
       const long sx = i_contiguous ? 1 : from.stride(0), sy = i_contiguous ? from.stride(1) : 1;
-      const Real a = alpha;
+      const Real coefficient = alpha;
       const int ox = l0[0], oy = l0[1];
       for_points(team, c0[0], c1[0], c0[1], c1[1], [=](int i, int j) {
         const long c = (i - ox) * sx + (j - oy) * sy;
-        dst[c] = heat_update(src[c], src[c - sx], src[c + sx], src[c - sy], src[c + sy], a);
+        dst[c] = heat_update(src[c], src[c - sx], src[c + sx], src[c - sy], src[c + sy], coefficient);
       });
       team.team_barrier();
     }
@@ -235,6 +238,10 @@ void tiled_steps(const Field<Real, Layout>& now, const Field<Real, Layout>& next
   while (!host && bytes() > static_cast<size_t>(Kokkos::TeamPolicy<ExecSpace>::scratch_size_max(0)) &&
          (across > 8 || along > 32))
     (across > 8 ? across : along) /= 2;
+  if (!host && bytes() > static_cast<size_t>(Kokkos::TeamPolicy<ExecSpace>::scratch_size_max(0)))
+    throw std::runtime_error("diffusion: " + std::to_string(steps) +
+                             " fused steps need more shared memory than a GPU block has, even on the smallest "
+                             "tile; choose fewer diffusion.fused_steps");
   const int tile_i = Steps::i_contiguous ? along : across, tile_j = Steps::i_contiguous ? across : along;
   Steps f{now,
           next,
