@@ -429,7 +429,7 @@ SolveTimings run_time_loop(Physics& physics, const TimeLoop& loop, SnapshotSerie
     // time-based ones takes its steps one by one).
     long batch = 1;
     if constexpr (detail::fuses_steps<Physics>::value) {
-      if (!to_end_time && !(loop.output_interval > 0) && !(loop.checkpoint_interval > 0) && !request) {
+      if (!to_end_time && !(loop.output_interval > 0) && !(loop.checkpoint_interval > 0)) {
         const long step = physics.step();
         batch = std::min<long>(physics.fused_steps(), loop.steps - step);
         for (long every : {loop.output_every, history.every, loop.check_every, loop.checkpoint_every})

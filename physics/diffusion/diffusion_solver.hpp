@@ -245,9 +245,13 @@ class Solver {
 
  private:
   // The owned points that are not on the global edge, along d, in local indices.
-  long interior_begin(int d) const { return std::max(grid_.begin(d), 1 - (grid_.offset[d] - grid_.begin(d))); }
-  long interior_end(int d) const {
-    return std::min(grid_.end(d), grid_.global_n[d] - 1 - (grid_.offset[d] - grid_.begin(d)));
+  long interior_begin(int d) const { return std::max(grid_.begin(d), updatable_begin(d)); }
+  long interior_end(int d) const { return std::min(grid_.end(d), updatable_end(d)); }
+  // The points of the allocation that are not on the global edge, halo
+  // included, along d (what a fused pass may update).
+  long updatable_begin(int d) const { return std::max(0L, 1 - (grid_.offset[d] - grid_.begin(d))); }
+  long updatable_end(int d) const {
+    return std::min(grid_.extent(d), grid_.global_n[d] - 1 - (grid_.offset[d] - grid_.begin(d)));
   }
 
   // One implicit step: u_new into u_ (v_ holds the right-hand side).
@@ -302,11 +306,10 @@ class Solver {
     halo_.fill(PointField<Field<Real, Layout>>{u_});
     int w0[2], w1[2], u0[2], u1[2];
     for (int d = 0; d < 2; ++d) {
-      const long first = grid_.offset[d] - grid_.begin(d);  // global index of local index 0
       w0[d] = static_cast<int>(interior_begin(d));
       w1[d] = static_cast<int>(interior_end(d));
-      u0[d] = static_cast<int>(std::max(0L, 1 - first));
-      u1[d] = static_cast<int>(std::min(grid_.extent(d), grid_.global_n[d] - 1 - first));
+      u0[d] = static_cast<int>(updatable_begin(d));
+      u1[d] = static_cast<int>(updatable_end(d));
     }
     tiled_steps<Real, Layout>(u_, v_, static_cast<Real>(params_.alpha), k, w0, w1, u0, u1);
   }
