@@ -1,6 +1,7 @@
 // The euler2d solver: conservation in a periodic box, sod_x = sod_y bit for
 // bit and against the exact solution, second-order convergence on a smooth
-// problem, mirror symmetry, and configuration checks.
+// problem, mirror symmetry, the fused stage against the split kernels bit for
+// bit, the footprint, and configuration checks.
 #include "core/memory_meter.hpp"
 #include "physics/euler2d/euler2d_solver.hpp"
 #include "physics/gas/exact_riemann.hpp"
@@ -181,18 +182,95 @@ TEST(Euler2dConfig, BadConfigurationsAreRejected) {
 // state, six primitives and the two face fluxes, each with two ghost layers;
 // forward Euler needs no stage state.
 TEST(Euler2d, FootprintIsTheArraysOfTheMethod) {
+  // The fused stage holds U and one stage buffer per stage before the last
+  // (forward Euler: the buffer it swaps with U); the split kernels also W
+  // (6 components) and the x and y fluxes.
   const long n = 128, g = n + 4;
-  const double arrays = 8.0 * (5 * g * g + 6 * g * g + 10 * g * (g + 1) + 2 * g);
-  for (bool rk2 : {true, false}) {
-    Params p = base(Problem::kh_mcnally, n, n);
-    p.integrator = rk2 ? Integrator::rk2 : Integrator::euler;
-    cfd::AllocationMeter meter;
-    {
-      Solver<double> solver = run_steps<double>(p, 2);
-      Kokkos::fence();
+  const double state = 8.0 * 5 * g * g, widths = 8.0 * 2 * g;
+  for (bool fused : {true, false})
+    for (Integrator integrator : {Integrator::euler, Integrator::rk2, Integrator::rk3}) {
+      Params p = base(Problem::kh_mcnally, n, n);
+      p.integrator = integrator;
+      p.fused_stage = fused;
+      cfd::AllocationMeter meter;
+      {
+        Solver<double> solver = run_steps<double>(p, 2);
+        solver.fields();
+        Kokkos::fence();
+      }
+      const int stage_buffers = integrator == Integrator::rk3 ? 2 : 1;
+      const double expected =
+          fused ? (1 + stage_buffers) * state + widths
+                : state * (integrator == Integrator::euler ? 1 : 2) + 8.0 * 6 * g * g + 8.0 * 10 * g * (g + 1) + widths;
+      EXPECT_NEAR(static_cast<double>(meter.peak_bytes()), expected, 64 * 1024)
+          << (fused ? "fused " : "split ") << int(integrator);
+      EXPECT_EQ(meter.current_bytes(), 0);
     }
-    const double expected = arrays + (rk2 ? 8.0 * 5 * g * g : 0.0);
-    EXPECT_NEAR(static_cast<double>(meter.peak_bytes()), expected, 64 * 1024) << (rk2 ? "rk2" : "euler");
-    EXPECT_EQ(meter.current_bytes(), 0);
+}
+
+// The fused stage (one kernel per stage on tiles) against the split kernels
+// (a pass over memory for each part): the same bits in every conserved value
+// and the same steps, for every face scheme, integrator and boundary kind, in
+// both precisions, on a grid of several tiles with partial ones at its ends.
+template <class Real>
+void expect_fused_equals_split(Params p, long steps) {
+  p.fused_stage = true;
+  const Solver<Real> fused = run_steps<Real>(p, steps);
+  p.fused_stage = false;
+  const Solver<Real> split = run_steps<Real>(p, steps);
+  ASSERT_EQ(fused.time(), split.time());
+  const std::vector<Real> a = fused.conserved(), b = split.conserved();
+  ASSERT_EQ(a.size(), b.size());
+  long differ = 0;
+  for (size_t k = 0; k < a.size(); ++k) differ += std::memcmp(&a[k], &b[k], sizeof(Real)) != 0;
+  EXPECT_EQ(differ, 0) << "of " << a.size() << " values";
+  const auto wa = fused.fields(), wb = split.fields();
+  for (size_t f = 0; f < wa.size(); ++f)
+    EXPECT_EQ(std::memcmp(wa[f].values.data(), wb[f].values.data(), wa[f].values.size() * sizeof(Real)), 0)
+        << wa[f].name;
+}
+
+TEST(Euler2d, FusedStageEqualsSplitKernelsBitForBit) {
+  using cfd::BoundaryKind;
+  using cfd::gas::Limiter;
+  using cfd::gas::RiemannSolver;
+  struct Case {
+    Problem problem;
+    bool plm;
+    Limiter limiter;
+    RiemannSolver riemann;
+    bool original_faces;
+    Integrator integrator;
+    BoundaryKind x, y;
+  };
+  const Case cases[] = {
+      {Problem::kh_seed, true, Limiter::vanleer, RiemannSolver::hlle, true, Integrator::euler, BoundaryKind::periodic,
+       BoundaryKind::periodic},
+      {Problem::kh_mcnally, true, Limiter::vanleer, RiemannSolver::hlle, false, Integrator::rk2, BoundaryKind::periodic,
+       BoundaryKind::periodic},
+      {Problem::kh_mcnally, true, Limiter::mc, RiemannSolver::hllc, false, Integrator::rk3, BoundaryKind::periodic,
+       BoundaryKind::periodic},
+      {Problem::blast, true, Limiter::minmod, RiemannSolver::hllc, false, Integrator::rk2, BoundaryKind::reflecting,
+       BoundaryKind::reflecting},
+      {Problem::blast, false, Limiter::vanleer, RiemannSolver::llf, false, Integrator::rk3, BoundaryKind::outflow,
+       BoundaryKind::reflecting},
+      {Problem::sod_y, true, Limiter::vanleer, RiemannSolver::hlle, false, Integrator::euler, BoundaryKind::periodic,
+       BoundaryKind::outflow},
+  };
+  for (const Case& c : cases) {
+    // 300 x 45: on a CPU 3 tiles along x (the last partial) and 3 along y;
+    // on a GPU 10 x 6.
+    Params p = base(c.problem, 300, 45);
+    p.plm = c.plm;
+    p.limiter = c.limiter;
+    p.riemann = c.riemann;
+    p.original_faces = c.original_faces;
+    p.integrator = c.integrator;
+    p.boundary = {c.x, c.x, c.y, c.y};
+    if (c.original_faces) p.cfl = 0.05;
+    SCOPED_TRACE(testing::Message() << name(c.problem) << ", plm " << c.plm << ", riemann " << int(c.riemann)
+                                    << ", integrator " << int(c.integrator));
+    expect_fused_equals_split<double>(p, 12);
+    expect_fused_equals_split<float>(p, 12);
   }
 }

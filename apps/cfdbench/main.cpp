@@ -70,8 +70,10 @@ state, and primitives/fluxes/update as three kernels or one); its bytes model
 is 6 x sizeof(real) per node update (read and write rho, rho*u, E).
 
 Variants of euler2d: plm-hlle-rk2, plm-hllc-rk2, tutorial (the OpenACC
-tutorial's scheme); bytes model 10 x sizeof(real) per cell update (read and
-write the five conserved values once per step).
+tutorial's scheme), each with one fused kernel per stage, and the same with
+-split (euler2d.fused_stage: false, a kernel for each part of a stage); bytes
+model 10 x sizeof(real) per cell update (read and write the five conserved
+values once per step).
 
 Variants of diffusion (layout left: x contiguous, as in Fortran):
   baseline    every point, edges by a branch, loop order along memory
@@ -332,7 +334,7 @@ Row bench_sod(const std::string& variant, long n, long steps, int repeats, doubl
 
 // euler2d on the McNally KH problem, n x n cells: variants plm-hlle-rk2,
 // plm-hllc-rk2 and tutorial (the OpenACC tutorial's scheme: plm on six
-// primitives, its HLLE, forward Euler). Bytes model: an ideal step reads and
+// primitives, its HLLE, forward Euler), with -split the split kernels. Bytes model: an ideal step reads and
 // writes the five conserved values once, 10 x sizeof(real) per cell update.
 template <class Real>
 Row bench_euler2d(const std::string& variant, long n, long steps, int repeats, double copy_gbps) {
@@ -341,8 +343,12 @@ Row bench_euler2d(const std::string& variant, long n, long steps, int repeats, d
   p.nx = nx, p.ny = ny;
   p.steps = steps;
   p.fp32 = sizeof(Real) == 4;
-  if (variant == "plm-hllc-rk2") p.riemann = cfd::gas::RiemannSolver::hllc;
-  if (variant == "tutorial") {
+  const std::string split = "-split";
+  p.fused_stage =
+      !(variant.size() > split.size() && variant.compare(variant.size() - split.size(), split.size(), split) == 0);
+  const std::string scheme = p.fused_stage ? variant : variant.substr(0, variant.size() - split.size());
+  if (scheme == "plm-hllc-rk2") p.riemann = cfd::gas::RiemannSolver::hllc;
+  if (scheme == "tutorial") {
     p.integrator = cfd::euler2d::Integrator::euler;
     p.original_faces = true;
     p.cfl = 0.05;
@@ -369,7 +375,8 @@ const std::vector<std::string>& known_variants(const std::string& solver) {
                                                      "be-matrix-jacobi", "fused2",
                                                      "fused4",           "fused8"},
                                         sod = {"aos-split", "aos-fused", "soa-split", "soa-fused"},
-                                        euler2d = {"plm-hlle-rk2", "plm-hllc-rk2", "tutorial"};
+                                        euler2d = {"plm-hlle-rk2",       "plm-hllc-rk2",       "tutorial",
+                                                   "plm-hlle-rk2-split", "plm-hllc-rk2-split", "tutorial-split"};
   return solver == "sod" ? sod : solver == "euler2d" ? euler2d : diffusion;
 }
 

@@ -226,8 +226,8 @@ void tiled_steps(const Field<Real, Layout>& now, const Field<Real, Layout>& next
   if (w0[0] >= w1[0] || w0[1] >= w1[1]) return;
   // GPU: 64 x 32 points (the contiguous index first), 32 vector lanes and 8
   // lines at a time; CPU: 256 x 64, a few hundred KB, in the core's L2.
-  // Deep fusion on a GPU halves the tile (across first) until the two
-  // buffers fit the shared memory a block may have (about 40 KB that Kokkos
+  // Deep fusion on a GPU halves the tile (across to 8, along to 32, then
+  // across to 2: 16 FP64 steps) until the two buffers fit the shared memory a block may have (about 40 KB that Kokkos
   // leaves of 48). A CPU team's scratch is ordinary memory that Kokkos
   // allocates per thread at any size (its nominal 32 KB limit is not checked).
   constexpr bool host = std::is_same_v<ExecSpace, HostSpace>;
@@ -236,8 +236,8 @@ void tiled_steps(const Field<Real, Layout>& now, const Field<Real, Layout>& next
     return Steps::scratch_bytes(Steps::i_contiguous ? along : across, Steps::i_contiguous ? across : along, steps);
   };
   while (!host && bytes() > static_cast<size_t>(Kokkos::TeamPolicy<ExecSpace>::scratch_size_max(0)) &&
-         (across > 8 || along > 32))
-    (across > 8 ? across : along) /= 2;
+         (across > 2 || along > 32))
+    (across > 8 || along == 32 ? across : along) /= 2;
   if (!host && bytes() > static_cast<size_t>(Kokkos::TeamPolicy<ExecSpace>::scratch_size_max(0)))
     throw std::runtime_error("diffusion: " + std::to_string(steps) +
                              " fused steps need more shared memory than a GPU block has, even on the smallest "

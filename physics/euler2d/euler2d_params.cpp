@@ -66,6 +66,9 @@ std::vector<KeySpec> keys() {
        {"euler", "rk2", "rk3"}},
       {"euler2d.original_faces", KeyType::boolean, "false",
        "the tutorial's faces: e and p reconstructed independently, face energy and sound speed from e (needs hlle)"},
+      {"euler2d.fused_stage", KeyType::boolean, "true",
+       "one kernel per Runge-Kutta stage on tiles held in fast memory (false: a kernel each for the primitives, "
+       "x fluxes, y fluxes and update, through memory); the same results bit for bit"},
       {"euler2d.gamma", KeyType::real, "1.6666666666666667", "ratio of specific heats", {}, 1.0000001, 10},
       {"boundary.x_lo", KeyType::choice, "periodic", "boundary at the lower x side", sides},
       {"boundary.x_hi", KeyType::choice, "periodic", "boundary at the upper x side", sides},
@@ -107,6 +110,7 @@ Params params(const Config& c) {
   const std::string& i = c.get_string("euler2d.integrator");
   p.integrator = i == "euler" ? Integrator::euler : i == "rk3" ? Integrator::rk3 : Integrator::rk2;
   p.original_faces = c.get_bool("euler2d.original_faces");
+  p.fused_stage = c.get_bool("euler2d.fused_stage");
   p.gamma = c.get_real("euler2d.gamma");
   const char* side_keys[4] = {"boundary.x_lo", "boundary.x_hi", "boundary.y_lo", "boundary.y_hi"};
   for (int s = 0; s < 4; ++s) {

@@ -31,6 +31,7 @@ struct Params {
   gas::RiemannSolver riemann = gas::RiemannSolver::hlle;
   Integrator integrator = Integrator::rk2;
   bool original_faces = false;  // the tutorial's face energy and sound speed from the reconstructed e
+  bool fused_stage = true;      // one kernel per stage (fused_stage.hpp); false: the split kernels
   double gamma = 5.0 / 3.0;
   std::array<BoundaryKind, 4> boundary{BoundaryKind::periodic, BoundaryKind::periodic, BoundaryKind::periodic,
                                        BoundaryKind::periodic};  // x_lo, x_hi, y_lo, y_hi

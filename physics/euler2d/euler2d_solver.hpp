@@ -1,6 +1,8 @@
-// The euler2d solver: conserved U(var, j, i) and primitives W(var, j, i) on a
-// grid block with two ghost layers (x fastest in memory), one kernel per step
-// of the method: primitives, ghost cells, x and y fluxes, update, new dt.
+// The euler2d solver: conserved U(var, j, i) on a grid block with two ghost
+// layers (x fastest in memory). A Runge-Kutta stage is one fused kernel over
+// tiles (fused_stage.hpp), or with euler2d.fused_stage: false the split
+// kernels (euler2d_kernels.hpp), which keep the primitives W and the face
+// fluxes in memory between them.
 #pragma once
 
 #include "core/checkpoint.hpp"
@@ -9,162 +11,18 @@
 #include "core/halo.hpp"
 #include "core/parallel.hpp"
 #include "core/snapshot.hpp"
+#include "physics/euler2d/euler2d_kernels.hpp"
 #include "physics/euler2d/euler2d_params.hpp"
-#include "physics/gas/ideal_gas.hpp"
-#include "physics/gas/limiters.hpp"
-#include "physics/gas/riemann_solvers.hpp"
+#include "physics/euler2d/fused_stage.hpp"
 
 #include <cmath>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace cfd::euler2d {
-
-// Conserved components, then the primitives (W keeps e beside p).
-enum { IDN = 0, IM1 = 1, IM2 = 2, IM3 = 3, IEN = 4, NCONS = 5 };
-enum { IVX = 1, IVY = 2, IVZ = 3, IEI = 4, IPR = 5, NPRIM = 6 };
-constexpr int ghost = 2;
-
-template <class Real>
-using Array3 = Kokkos::View<Real***, Kokkos::LayoutRight, MemSpace>;  // (var, j, i)
-template <class Real>
-using Array1 = Kokkos::View<Real*, MemSpace>;
-
-template <class Real>
-struct ComputePrimitives {
-  Array3<Real> u, w;
-  Real gamma;
-  KOKKOS_FORCEINLINE_FUNCTION void operator()(const long j, const long i) const {
-    const Real rho = u(IDN, j, i);
-    const Real vx = u(IM1, j, i) / rho, vy = u(IM2, j, i) / rho, vz = u(IM3, j, i) / rho;
-    const Real e = (u(IEN, j, i) - gas::kinetic_energy(rho, vx, vy, vz)) / rho;
-    w(IDN, j, i) = rho, w(IVX, j, i) = vx, w(IVY, j, i) = vy, w(IVZ, j, i) = vz;
-    w(IEI, j, i) = e;
-    w(IPR, j, i) = (gamma - Real(1)) * rho * e;
-  }
-};
-
-// The face scheme as types, so that each flux kernel is compiled with only
-// its own reconstruction, limiter and Riemann solver: no run-time branches in
-// the hot loop, fewer registers on GPUs, vector code on CPUs.
-template <bool Plm, gas::Limiter L, gas::RiemannSolver S, bool Tutorial>
-struct FaceScheme {
-  static constexpr bool plm = Plm;  // false: donor cell (face value = cell value)
-  static constexpr gas::Limiter limiter = L;
-  static constexpr gas::RiemannSolver riemann = S;
-  static constexpr bool tutorial = Tutorial;  // the OpenACC tutorial's HLLE with e faces
-};
-
-// Fluxes through the faces normal to Dir (0: x, face i between cells i-1
-// and i; 1: y, face j between j-1 and j). The y direction rotates vy into the
-// normal slot, so one Riemann solver serves both.
-template <class Real, int Dir, class Scheme>
-struct FaceFluxes {
-  Array3<Real> w, flux;
-  Real gamma;
-
-  KOKKOS_FORCEINLINE_FUNCTION Real at(int v, long j, long i, int shift) const {
-    if constexpr (Dir == 0)
-      return w(v, j, i + shift);
-    else
-      return w(v, j + shift, i);
-  }
-  // Face value of primitive v of the cell at (j, i), on side -1 (its lower
-  // face) or +1 (its upper face).
-  KOKKOS_FORCEINLINE_FUNCTION Real face_value(int v, long j, long i, Real side) const {
-    const Real c = at(v, j, i, 0);
-    if constexpr (!Scheme::plm) return c;
-    return c + side * Real(0.5) * gas::limited_slope<Scheme::limiter>(c - at(v, j, i, -1), at(v, j, i, 1) - c);
-  }
-  KOKKOS_FORCEINLINE_FUNCTION gas::Primitive<Real> face_state(long j, long i, Real side) const {
-    constexpr int vn = Dir == 0 ? IVX : IVY, vt = Dir == 0 ? IVY : IVX;
-    return {face_value(IDN, j, i, side), face_value(vn, j, i, side), face_value(vt, j, i, side),
-            face_value(IVZ, j, i, side), face_value(IPR, j, i, side)};
-  }
-  KOKKOS_FORCEINLINE_FUNCTION void operator()(const long j, const long i) const {
-    const long jm = Dir == 0 ? j : j - 1, im = Dir == 0 ? i - 1 : i;  // the cell below the face
-    const gas::Primitive<Real> l = face_state(jm, im, Real(1)), r = face_state(j, i, Real(-1));
-    gas::Conserved<Real> f;
-    if constexpr (Scheme::tutorial)
-      f = gas::hlle_flux_tutorial(l, face_value(IEI, jm, im, Real(1)), r, face_value(IEI, j, i, Real(-1)), gamma);
-    else
-      f = gas::riemann_flux<Scheme::riemann>(l, r, gamma);
-    flux(IDN, j, i) = f.rho;
-    flux(IM1, j, i) = Dir == 0 ? f.mx : f.my;
-    flux(IM2, j, i) = Dir == 0 ? f.my : f.mx;
-    flux(IM3, j, i) = f.mz;
-    flux(IEN, j, i) = f.energy;
-  }
-};
-
-// Calls launch(FaceScheme<...>{}) with the scheme the parameters ask for.
-template <class Launch>
-void with_face_scheme(const Params& p, Launch&& launch) {
-  using gas::Limiter;
-  using gas::RiemannSolver;
-  auto with_solver = [&](auto plm, auto limiter) {
-    constexpr bool P = decltype(plm)::value;
-    constexpr Limiter L = decltype(limiter)::value;
-    if (p.original_faces) return launch(FaceScheme<P, L, RiemannSolver::hlle, true>{});
-    switch (p.riemann) {
-      case RiemannSolver::hllc: return launch(FaceScheme<P, L, RiemannSolver::hllc, false>{});
-      case RiemannSolver::llf: return launch(FaceScheme<P, L, RiemannSolver::llf, false>{});
-      default: return launch(FaceScheme<P, L, RiemannSolver::hlle, false>{});
-    }
-  };
-  using Vl = std::integral_constant<Limiter, Limiter::vanleer>;
-  if (!p.plm) return with_solver(std::false_type{}, Vl{});
-  switch (p.limiter) {
-    case Limiter::minmod: return with_solver(std::true_type{}, std::integral_constant<Limiter, Limiter::minmod>{});
-    case Limiter::mc: return with_solver(std::true_type{}, std::integral_constant<Limiter, Limiter::mc>{});
-    default: return with_solver(std::true_type{}, Vl{});
-  }
-}
-
-// u_out = a*u_base + b*(u_in + dt*((Fx_i - Fx_i+1)/dx_i + (Fy_j - Fy_j+1)/dy_j)):
-// the stages of the SSP Runge-Kutta methods (Blend), or without the blend,
-// a = 0 and b = 1, forward Euler and the first stage. A template argument,
-// not a test of a in the loop, so that the loop has no branch to vectorize.
-template <class Real, bool Blend>
-struct Update {
-  Array3<Real> u_base, u_in, u_out, fx, fy;
-  Array1<Real> dx, dy;
-  Real a, b, dt;
-  KOKKOS_FORCEINLINE_FUNCTION void update(int v, long j, long i) const {
-    const Real stage =
-        u_in(v, j, i) + dt * ((fx(v, j, i) - fx(v, j, i + 1)) / dx(i) + (fy(v, j, i) - fy(v, j + 1, i)) / dy(j));
-    if constexpr (Blend)
-      u_out(v, j, i) = a * u_base(v, j, i) + b * stage;
-    else
-      u_out(v, j, i) = stage;
-  }
-  // Spelled out, not a loop over v: GCC then vectorizes along i.
-  KOKKOS_FORCEINLINE_FUNCTION void operator()(const long j, const long i) const {
-    update(IDN, j, i);
-    update(IM1, j, i);
-    update(IM2, j, i);
-    update(IM3, j, i);
-    update(IEN, j, i);
-  }
-};
-
-// min over cells of min(dx/(|vx|+c), dy/(|vy|+c)); -1 where a cell is not
-// physical (density or pressure not positive, or NaN).
-template <class Real>
-struct MaxStableDt {
-  Array3<Real> w;
-  Array1<Real> dx, dy;
-  Real gamma;
-  KOKKOS_FORCEINLINE_FUNCTION Real operator()(const long j, const long i) const {
-    const Real rho = w(IDN, j, i), p = w(IPR, j, i);
-    if (!(rho > Real(0)) || !(p > Real(0))) return Real(-1);
-    const Real cs = gas::sound_speed(rho, p, gamma);
-    const Real tx = dx(i) / (kmath::fabs(w(IVX, j, i)) + cs), ty = dy(j) / (kmath::fabs(w(IVY, j, i)) + cs);
-    return tx < ty ? tx : ty;
-  }
-};
 
 struct Totals {
   double mass = 0, mom_x = 0, mom_y = 0, energy = 0, kh_mode = 0;
@@ -186,16 +44,20 @@ class Solver {
       : p_(p),
         dec_(dec),
         grid_(dec.block),
-        u_("euler2d::u", NCONS, grid_.extent(1), grid_.extent(0)),
-        u_stage_("euler2d::u_stage", p.integrator == Integrator::euler ? 0 : NCONS,
-                 p.integrator == Integrator::euler ? 0 : grid_.extent(1),
-                 p.integrator == Integrator::euler ? 0 : grid_.extent(0)),
-        w_("euler2d::w", NPRIM, grid_.extent(1), grid_.extent(0)),
-        fx_("euler2d::flux_x", NCONS, grid_.extent(1), grid_.extent(0) + 1),
-        fy_("euler2d::flux_y", NCONS, grid_.extent(1) + 1, grid_.extent(0)),
+        u_(state_array("euler2d::u", NCONS, true)),
+        // The fused forward Euler step writes its result beside the state
+        // and swaps the two; the split one updates in place.
+        u_stage_(state_array("euler2d::u_stage", NCONS, p.fused_stage || p.integrator != Integrator::euler)),
+        u_stage2_(state_array("euler2d::u_stage2", NCONS, p.fused_stage && p.integrator == Integrator::rk3)),
+        w_(state_array("euler2d::w", NPRIM, !p.fused_stage)),
+        fx_("euler2d::flux_x", p.fused_stage ? 0 : NCONS, p.fused_stage ? 0 : grid_.extent(1),
+            p.fused_stage ? 0 : grid_.extent(0) + 1),
+        fy_("euler2d::flux_y", p.fused_stage ? 0 : NCONS, p.fused_stage ? 0 : grid_.extent(1) + 1,
+            p.fused_stage ? 0 : grid_.extent(0)),
         dx_("euler2d::dx", grid_.extent(0)),
         dy_("euler2d::dy", grid_.extent(1)),
-        halo_(dec, NPRIM, faces()) {
+        // The fused stage fills U's ghosts, the split kernels W's.
+        halo_(dec, p.fused_stage ? int(NCONS) : int(NPRIM), faces()) {
     // Widths as the tutorial takes them: differences of face coordinates
     // x_a(g) = lo + h*g of global face g, so they may differ from h in the
     // last bit, and every rank count gives the same ones.
@@ -234,7 +96,7 @@ class Solver {
     Kokkos::deep_copy(u_, host);
     step_ = 0;
     time_ = 0;
-    primitives(u_);
+    state_changed();
   }
 
   // The problem's state at (x, y); for the vortex the exact solution at `time`.
@@ -296,23 +158,29 @@ class Solver {
   // dt = cfl * min over this block's cells of min(dx/(|vx|+c), dy/(|vy|+c));
   // negative when a cell is not physical. The driver takes the minimum over
   // ranks, which is exact, so every rank count gives the same dt.
+  // The fused stage finds the bound of the next step with the last stage of
+  // this one; otherwise a kernel finds it.
   double stable_dt() const {
-    const Real local = min_2d<Kokkos::Iterate::Right, Real>("euler2d::new_dt", int(grid_.begin(1)), int(grid_.end(1)),
-                                                            int(grid_.begin(0)), int(grid_.end(0)), 1,
-                                                            MaxStableDt<Real>{w_, dx_, dy_, Real(p_.gamma)});
+    const Real local = dt_bound_known_
+                           ? dt_bound_
+                           : min_2d<Kokkos::Iterate::Right, Real>(
+                                 "euler2d::new_dt", int(grid_.begin(1)), int(grid_.end(1)), int(grid_.begin(0)),
+                                 int(grid_.end(0)), 1, MaxStableDt<Real>{u_, dx_, dy_, Real(p_.gamma)});
     return local < Real(0) || !(local == local) ? -1.0 : p_.cfl * static_cast<double>(local);
   }
 
   // First cell (i, j) of the global grid, 0-based, that is not physical, over all ranks.
   std::pair<long, long> bad_cell() const {
-    auto w = w_;
+    auto u = u_;
+    const Real gamma = Real(p_.gamma);
     const long nx = p_.nx, x0 = grid_.offset[0] - grid_.begin(0), y0 = grid_.offset[1] - grid_.begin(1);
     long first = Kokkos::reduction_identity<long>::min();
     Kokkos::parallel_reduce(
         "euler2d::find_bad_cell", interior(),
         KOKKOS_LAMBDA(const int j, const int i, long& k) {
           const long flat = (y0 + j) * nx + (x0 + i);
-          if ((!(w(IDN, j, i) > 0) || !(w(IPR, j, i) > 0)) && flat < k) k = flat;
+          const CellPrimitives<Real> w = cell_primitives(u, j, i, gamma);
+          if ((!(w.rho > 0) || !(w.p > 0)) && flat < k) k = flat;
         },
         Kokkos::Min<long>(first));
     first = dec_.comm.min(first);
@@ -331,11 +199,11 @@ class Solver {
     if (li >= grid_.begin(0) && li < grid_.end(0) && lj >= grid_.begin(1) && lj < grid_.end(1)) {
       // Element by element: the cell's slice across the variables is strided,
       // and Kokkos copies no strided device view to the host (CUDA).
-      Real rho, p;
-      Kokkos::deep_copy(rho, Kokkos::subview(w_, int(IDN), lj, li));
-      Kokkos::deep_copy(p, Kokkos::subview(w_, int(IPR), lj, li));
-      values[0] = rho;
-      values[1] = p;
+      Real u[NCONS];
+      for (int v = 0; v < NCONS; ++v) Kokkos::deep_copy(u[v], Kokkos::subview(u_, v, lj, li));
+      const CellPrimitives<Real> w = cell_primitives(u[IDN], u[IM1], u[IM2], u[IM3], u[IEN], Real(p_.gamma));
+      values[0] = w.rho;
+      values[1] = w.p;
     }
     dec_.comm.sum(values, 2);
     return "non-physical state at step " + std::to_string(step_) + ", t = " + format_real(time_) + ": cell (i, j) = (" +
@@ -345,6 +213,36 @@ class Solver {
 
   void advance(double dt) {
     const Real h = Real(dt);
+    if (p_.fused_stage)
+      fused_step(h);
+    else
+      split_step(h);
+    ++step_;
+    time_ += dt;
+  }
+
+  // One step with a fused kernel per stage. No stage writes what it reads
+  // around a cell (u_in), so each has its own input buffer.
+  void fused_step(Real h) {
+    switch (p_.integrator) {
+      case Integrator::euler:
+        dt_bound_ = fused(u_, u_, u_stage_, Real(0), Real(1), h, true);
+        std::swap(u_, u_stage_);
+        break;
+      case Integrator::rk2:
+        fused(u_, u_, u_stage_, Real(0), Real(1), h, false);
+        dt_bound_ = fused(u_, u_stage_, u_, Real(0.5), Real(0.5), h, true);
+        break;
+      case Integrator::rk3:
+        fused(u_, u_, u_stage_, Real(0), Real(1), h, false);
+        fused(u_, u_stage_, u_stage2_, Real(0.75), Real(0.25), h, false);
+        dt_bound_ = fused(u_, u_stage2_, u_, Real(1) / Real(3), Real(2) / Real(3), h, true);
+        break;
+    }
+    dt_bound_known_ = true;
+  }
+
+  void split_step(Real h) {
     switch (p_.integrator) {
       case Integrator::euler: stage(u_, u_, u_, Real(0), Real(1), h); break;
       // Shu & Osher. The first stage goes to u_stage_ and later stages read it,
@@ -359,8 +257,6 @@ class Solver {
         stage(u_, u_stage_, u_, Real(1) / Real(3), Real(2) / Real(3), h);
         break;
     }
-    ++step_;
-    time_ += dt;
   }
 
   Totals totals() const {
@@ -398,14 +294,14 @@ class Solver {
 
   // Primitive fields of this block's cells on the host, x fastest: rho, vx, vy, vz, p.
   std::vector<HostField<Real>> fields() const {
-    auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), w_);
+    auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), output_primitives());
     // Code units: the problems are posed dimensionless.
     std::vector<HostField<Real>> out{{"rho", {}, "1", "density"},
                                      {"vx", {}, "1", "velocity along x"},
                                      {"vy", {}, "1", "velocity along y"},
                                      {"vz", {}, "1", "velocity along z (advected, no z gradient)"},
                                      {"p", {}, "1", "pressure"}};
-    const int vars[5] = {IDN, IVX, IVY, IVZ, IPR};
+    const int vars[5] = {IDN, IVX, IVY, IVZ, p_.fused_stage ? int(IEN) : int(IPR)};
     for (int k = 0; k < 5; ++k) {
       out[k].values.reserve(grid_.owned_count());
       for (long j = grid_.begin(1); j < grid_.end(1); ++j)
@@ -451,11 +347,11 @@ class Solver {
     Kokkos::deep_copy(u_, host);
     step_ = static_cast<long>(clock_value(clock, "step"));
     time_ = clock_value(clock, "time");
-    primitives(u_);
+    state_changed();
   }
 
   void release() {
-    u_ = u_stage_ = w_ = fx_ = fy_ = Array3<Real>();
+    u_ = u_stage_ = u_stage2_ = w_ = fx_ = fy_ = Array3<Real>();
     dx_ = dy_ = Array1<Real>();
     halo_.release();
   }
@@ -471,6 +367,48 @@ class Solver {
   long updates_per_step() const { return grid_.owned_count(); }
 
  private:
+  // A (var, j, i) array over the block with its ghosts, or an empty one.
+  Array3<Real> state_array(const std::string& label, int vars, bool needed) const {
+    if (!needed) return Array3<Real>(label, 0, 0, 0);
+    return Array3<Real>(label, vars, grid_.extent(1), grid_.extent(0));
+  }
+
+  // U was set from outside a step: the split kernels' W follows it, and the
+  // fused stage's bound on dt is no longer known.
+  void state_changed() {
+    dt_bound_known_ = false;
+    if (!p_.fused_stage) primitives(u_);
+  }
+
+  // The primitives rho, vx, vy, vz and p of the block's cells (in slots IDN,
+  // IVX, IVY, IVZ and IPR of the split kernels' W; in the fused stage's
+  // IDN..IEN of its stage buffer, unused between steps).
+  Array3<Real> output_primitives() const {
+    if (!p_.fused_stage) return w_;
+    for_each_2d<Kokkos::Iterate::Right>("euler2d::output_primitives", int(grid_.begin(1)), int(grid_.end(1)),
+                                        int(grid_.begin(0)), int(grid_.end(0)), 1,
+                                        OutputPrimitives<Real>{u_, u_stage_, Real(p_.gamma)});
+    return u_stage_;
+  }
+
+  // One fused stage: U_in's ghosts, then the kernel; the block's bound on the
+  // next dt when new_dt.
+  Real fused(const Array3<Real>& u_base, const Array3<Real>& u_in, const Array3<Real>& u_out, Real a, Real b, Real dt,
+             bool new_dt) {
+    halo_.fill(PlaneComponents<Array3<Real>>{u_in});
+    const long begin[2] = {grid_.begin(0), grid_.begin(1)}, end[2] = {grid_.end(0), grid_.end(1)};
+    Real bound = 0;
+    with_face_scheme(p_, [&](auto scheme) {
+      using Scheme = decltype(scheme);
+      bound = a == Real(0) && b == Real(1)
+                  ? fused_stage<Real, Scheme, false>(u_base, u_in, u_out, dx_, dy_, Real(p_.gamma), a, b, dt, new_dt,
+                                                     begin, end)
+                  : fused_stage<Real, Scheme, true>(u_base, u_in, u_out, dx_, dy_, Real(p_.gamma), a, b, dt, new_dt,
+                                                    begin, end);
+    });
+    return bound;
+  }
+
   Range2D<Kokkos::Iterate::Right> interior() const {
     return range_2d<Kokkos::Iterate::Right>(grid_.begin(1), grid_.end(1), grid_.begin(0), grid_.end(0));
   }
@@ -528,11 +466,14 @@ class Solver {
   Params p_;
   Decomposition dec_;
   GridBlock grid_;
-  Array3<Real> u_, u_stage_, w_, fx_, fy_;
+  Array3<Real> u_, u_stage_, u_stage2_, w_, fx_, fy_;
   Array1<Real> dx_, dy_;
   HaloExchange<Real> halo_;
   long step_ = 0;
   double time_ = 0;
+  // The fused stage's bound on the next dt, found by the last stage of a step.
+  Real dt_bound_ = 0;
+  bool dt_bound_known_ = false;
 };
 
 }  // namespace cfd::euler2d
