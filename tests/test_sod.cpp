@@ -10,6 +10,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <type_traits>
 
 using namespace cfd::sod;
 using cfd::gas::ExactRiemann;
@@ -123,6 +124,53 @@ TEST(RiemannSolvers, ConsistentWithThePhysicalFlux) {
 
 TEST(SodKeep, AllVariantsBitForBitFp64) { expect_variants_identical<double>(seed()); }
 TEST(SodKeep, AllVariantsBitForBitFp32) { expect_variants_identical<float>(seed()); }
+
+// Several steps per launch (sod.fused_steps) against one step at a time:
+// the same bits for k = 2, 5 and 32, both layouts and precisions, every end
+// rule, on tubes of one tile and of several (CPU tiles are 2048 nodes, GPU
+// tiles 256), with a last pass shorter than k.
+template <class Real, class Layout>
+std::vector<Real> keep_steps(Params p, int k) {
+  p.fused_steps = k;
+  Solver<Real, Layout> s(p);
+  s.set_initial_state();
+  s.advance_steps(p.steps);
+  EXPECT_EQ(s.step(), p.steps);
+  EXPECT_EQ(s.time(), p.steps * (p.cfl / (p.nx - 1)));
+  return s.conserved();
+}
+
+template <class Real, class Layout>
+void expect_fused_steps_identical(Params p) {
+  const std::vector<Real> ref = final_state<Real>(
+      p, std::is_same_v<Layout, Kokkos::LayoutRight> ? StateLayout::aos : StateLayout::soa, Kernels::fused);
+  for (int k : {2, 5, 32}) {
+    const std::vector<Real> v = keep_steps<Real, Layout>(p, k);
+    ASSERT_EQ(v.size(), ref.size());
+    long differ = 0;
+    for (size_t i = 0; i < v.size(); ++i) differ += std::memcmp(&v[i], &ref[i], sizeof(Real)) != 0;
+    EXPECT_EQ(differ, 0) << k << " steps per launch, " << p.nx << " nodes, boundary " << int(p.boundary);
+  }
+}
+
+TEST(SodKeep, FusedStepsEqualOneStepAtATimeBitForBit) {
+  for (long nx : {301L, 4500L})
+    for (cfd::BoundaryKind boundary :
+         {cfd::BoundaryKind::fixed, cfd::BoundaryKind::outflow, cfd::BoundaryKind::reflecting}) {
+      Params p = seed();
+      p.nx = nx;
+      p.steps = 203;
+      p.boundary = boundary;
+      // A velocity towards each end, and on the short tube the diaphragm
+      // near the low end, so that the end rules act within the steps.
+      p.left = {1, -0.3, 1};
+      p.right = {0.125, 0.4, 0.1};
+      if (nx < 1000) p.diaphragm = 0.03;
+      expect_fused_steps_identical<double, Kokkos::LayoutRight>(p);
+      expect_fused_steps_identical<double, Kokkos::LayoutLeft>(p);
+      expect_fused_steps_identical<float, Kokkos::LayoutRight>(p);
+    }
+}
 
 TEST(SodKeep, OriginalCaseConservesAndMatchesTheExactPlateauAndShock) {
   const Params p = seed();

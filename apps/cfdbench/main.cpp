@@ -66,8 +66,10 @@ Options:
 Kokkos options (--kokkos-threads=N, --kokkos-num-threads=N) pass through.
 
 Variants of sod: aos-split, aos-fused, soa-split, soa-fused (layout of the
-state, and primitives/fluxes/update as three kernels or one); its bytes model
-is 6 x sizeof(real) per node update (read and write rho, rho*u, E).
+state, and primitives/fluxes/update as three kernels or one), aos-fused8 and
+aos-fused32 (sod.fused_steps 8 or 32: that many steps per kernel launch, on
+tiles in fast memory); its bytes model is 6 x sizeof(real) per node update
+(read and write rho, rho*u, E).
 
 Variants of euler2d: plm-hlle-rk2, plm-hllc-rk2, tutorial (the OpenACC
 tutorial's scheme), each with one fused kernel per stage, and the same with
@@ -317,6 +319,9 @@ Row bench_sod_layout(const std::string& variant, long n, long steps, int repeats
   p.fp32 = sizeof(Real) == 4;
   p.layout = std::is_same_v<Layout, Kokkos::LayoutRight> ? cfd::sod::StateLayout::aos : cfd::sod::StateLayout::soa;
   p.kernels = variant.find("fused") != std::string::npos ? cfd::sod::Kernels::fused : cfd::sod::Kernels::split;
+  // aos-fused8: sod.fused_steps 8 (steps per launch).
+  const size_t digits = variant.find_last_not_of("0123456789") + 1;
+  if (digits < variant.size()) p.fused_steps = std::stoi(variant.substr(digits));
   Row row{"sod", variant, sizeof(Real) == 4 ? "fp32" : "fp64", n, steps};
   measure(row, repeats, (p.nx - 2) * steps, 6.0 * sizeof(Real), copy_gbps, double(p.nx), [&] {
     cfd::sod::Solver<Real, Layout> solver(p);
@@ -365,18 +370,14 @@ Row bench_euler2d(const std::string& variant, long n, long steps, int repeats, d
 
 // The variants each solver knows, its defaults first.
 const std::vector<std::string>& known_variants(const std::string& solver) {
-  static const std::vector<std::string> diffusion = {"baseline",         "contiguous",
-                                                     "strided",          "default",
-                                                     "serial",           "be-stencil",
-                                                     "be-matrix",        "cn-stencil",
-                                                     "cn-matrix",        "be-stencil-gs",
-                                                     "be-matrix-gs",     "cn-stencil-gs",
-                                                     "cn-matrix-gs",     "be-stencil-jacobi",
-                                                     "be-matrix-jacobi", "fused2",
-                                                     "fused4",           "fused8"},
-                                        sod = {"aos-split", "aos-fused", "soa-split", "soa-fused"},
-                                        euler2d = {"plm-hlle-rk2",       "plm-hllc-rk2",       "tutorial",
-                                                   "plm-hlle-rk2-split", "plm-hllc-rk2-split", "tutorial-split"};
+  static const std::vector<std::string>
+      diffusion = {"baseline",     "contiguous",    "strided",      "default",           "serial",
+                   "be-stencil",   "be-matrix",     "cn-stencil",   "cn-matrix",         "be-stencil-gs",
+                   "be-matrix-gs", "cn-stencil-gs", "cn-matrix-gs", "be-stencil-jacobi", "be-matrix-jacobi",
+                   "fused2",       "fused4",        "fused8"},
+      sod = {"aos-split", "aos-fused", "soa-split", "soa-fused", "aos-fused8", "aos-fused32"},
+      euler2d = {"plm-hlle-rk2",       "plm-hllc-rk2",       "tutorial",
+                 "plm-hlle-rk2-split", "plm-hllc-rk2-split", "tutorial-split"};
   return solver == "sod" ? sod : solver == "euler2d" ? euler2d : diffusion;
 }
 

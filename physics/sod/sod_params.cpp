@@ -46,6 +46,15 @@ std::vector<KeySpec> keys() {
        "split",
        "keep only: split = primitives, fluxes and update as three kernels; fused = one kernel per step",
        {"split", "fused"}},
+      {"sod.fused_steps",
+       KeyType::integer,
+       "1",
+       "keep only: steps per kernel launch: each tile of nodes takes this many steps in fast memory (GPU shared "
+       "memory, CPU cache) before it is written back, with the same bits as one step at a time; the halo is this "
+       "deep and is exchanged once per launch; a run to time.end_time takes its steps one at a time",
+       {},
+       1,
+       32},
       {"sod.precision", KeyType::choice, "fp64", "working precision", {"fp32", "fp64"}},
       {"sod.viscosity",
        KeyType::choice,
@@ -116,6 +125,7 @@ Params params(const Config& c) {
   p.scheme = c.get_string("sod.scheme") == "keep" ? Scheme::keep : Scheme::hllc;
   p.layout = c.get_string("sod.layout") == "aos" ? StateLayout::aos : StateLayout::soa;
   p.kernels = c.get_string("sod.kernels") == "split" ? Kernels::split : Kernels::fused;
+  p.fused_steps = static_cast<int>(c.get_int("sod.fused_steps"));
   p.fp32 = c.get_string("sod.precision") == "fp32";
   const std::string& v = c.get_string("sod.viscosity");
   p.viscosity = v == "none" ? Viscosity::none : v == "constant" ? Viscosity::constant : Viscosity::sutherland;
@@ -151,6 +161,8 @@ Params params(const Config& c) {
     c.reject("time.end_time", "give either time.steps or time.end_time (set time.steps: 0 to run to an end time)");
   if (p.scheme == Scheme::hllc && p.kernels == Kernels::fused)
     c.reject("sod.kernels", "fused kernels exist for the keep scheme only");
+  if (p.scheme == Scheme::hllc && p.fused_steps > 1)
+    c.reject("sod.fused_steps", "fused steps exist for the keep scheme only");
   if (p.scheme == Scheme::hllc && c.given("sod.viscosity") && p.viscosity != Viscosity::none)
     c.reject("sod.viscosity", "the hllc scheme is inviscid; set sod.viscosity: none or leave it out");
   if (p.scheme == Scheme::hllc) p.viscosity = Viscosity::none;

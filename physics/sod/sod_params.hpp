@@ -26,6 +26,7 @@ struct Params {
   Scheme scheme = Scheme::keep;
   StateLayout layout = StateLayout::aos;
   Kernels kernels = Kernels::split;
+  int fused_steps = 1;  // keep only: steps per kernel launch (KeepTiledSteps)
   bool fp32 = false;
   Viscosity viscosity = Viscosity::sutherland;
   BoundaryKind boundary = BoundaryKind::fixed;  // fixed: the initial states, frozen

@@ -117,6 +117,108 @@ struct KeepEnd {
   }
 };
 
+// Several KEEP steps per launch (sod.fused_steps: k). A team loads a tile of
+// nodes with a k-node margin into scratch (GPU shared memory, CPU cache),
+// takes up to k steps there, the nodes it updates shrinking by one a step
+// on each side (the stencil reaches one node), applies the end-node rule of
+// KeepEnd after each step where the tile holds a tube end that follows its
+// neighbour, and writes its own nodes back: one launch and one halo exchange
+// for k steps. Each node's update is KeepFusedStep's, so the same bits.
+template <class Real, class Layout>
+struct KeepTiledSteps {
+  using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
+  using Scratch =
+      Kokkos::View<Real* [3], Kokkos::LayoutLeft, typename ExecSpace::scratch_memory_space, Kokkos::MemoryUnmanaged>;
+  static constexpr bool host = std::is_same_v<ExecSpace, HostSpace>;
+  // GPU: 256 nodes, a thread each; CPU: 2048 nodes, one thread, in its L2.
+  static constexpr int tile = host ? 2048 : 256, team_threads = host ? 1 : 256;
+
+  State<Real, Layout> q_old, q_new;
+  KeepGas<Real> gas;
+  Real dx, ratio;
+  int steps;
+  int write_begin, write_end;    // the block's own nodes
+  int update_begin, update_end;  // nodes a step may update: the tube's inner nodes, halo included
+  int extent;                    // nodes of the allocation
+  int end_low, end_high;         // local index of a tube end that follows its neighbour, or -1
+  bool wall;
+
+  static size_t scratch_bytes(int steps) { return 2 * Scratch::shmem_size(tile + 2 * steps); }
+
+  KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
+    const int w0 = write_begin + team.league_rank() * tile;
+    const int w1 = w0 + tile < write_end ? w0 + tile : write_end;
+    const int l0 = w0 - steps > 0 ? w0 - steps : 0, l1 = w1 + steps < extent ? w1 + steps : extent;
+    const int rank = team.team_rank(), threads = team.team_size();
+    Scratch a(team.team_scratch(0), tile + 2 * steps), b(team.team_scratch(0), tile + 2 * steps);
+    for (int j = l0 + rank; j < l1; j += threads)
+      for (int c = 0; c < 3; ++c) a(j - l0, c) = b(j - l0, c) = q_old(j, c);
+    team.team_barrier();
+    for (int s = 1; s <= steps; ++s) {
+      const Scratch& from = s % 2 ? a : b;
+      const Scratch& to = s % 2 ? b : a;
+      const int reach = steps - s;  // the margin still exact after this step
+      const int c0 = w0 - reach > update_begin ? w0 - reach : update_begin;
+      const int c1 = w1 + reach < update_end ? w1 + reach : update_end;
+      if constexpr (host) {
+        // One thread along the tile, carrying the node state and the flux
+        // to the next node as KeepFusedStep's strips do (each flux once).
+        if (c0 < c1) {
+          NodeState<Real> b = node(from, c0 - l0);
+          KeepFlux<Real> l = keep_flux(node(from, c0 - 1 - l0), b, dx, gas);
+          for (int k = c0 - l0; k < c1 - l0; ++k) {
+            const NodeState<Real> c = node(from, k + 1);
+            const KeepFlux<Real> r = keep_flux(b, c, dx, gas);
+            update(from, to, k, l, r);
+            b = c;
+            l = r;
+          }
+        }
+      } else {
+        for (int j = c0 + rank; j < c1; j += threads) {
+          const int k = j - l0;
+          const NodeState<Real> centre = node(from, k);
+          update(from, to, k, keep_flux(node(from, k - 1), centre, dx, gas),
+                 keep_flux(centre, node(from, k + 1), dx, gas));
+        }
+      }
+      team.team_barrier();
+      // An end that follows its neighbour takes the neighbour's new state,
+      // where this step updated that neighbour.
+      if (rank == 0) {
+        if (end_low >= l0 && end_low + 1 >= c0 && end_low + 1 < c1) follow(to, end_low - l0, end_low + 1 - l0);
+        if (end_high >= 0 && end_high < l1 && end_high - 1 >= c0 && end_high - 1 < c1)
+          follow(to, end_high - l0, end_high - 1 - l0);
+      }
+      team.team_barrier();
+    }
+    const Scratch& result = steps % 2 ? b : a;
+    for (int j = w0 + rank; j < w1; j += threads)
+      for (int c = 0; c < 3; ++c) q_new(j, c) = result(j - l0, c);
+  }
+
+  KOKKOS_INLINE_FUNCTION NodeState<Real> node(const Scratch& q, int k) const {
+    return node_state(q(k, IDN), q(k, IMX), q(k, IEN), gas);
+  }
+  KOKKOS_INLINE_FUNCTION void update(const Scratch& from, const Scratch& to, int k, const KeepFlux<Real>& l,
+                                     const KeepFlux<Real>& r) const {
+    to(k, IDN) = keep_update(from(k, IDN), ratio, r.e1, l.e1, Real(0), Real(0));
+    to(k, IMX) = keep_update(from(k, IMX), ratio, r.e2, l.e2, r.ev2, l.ev2);
+    to(k, IEN) = keep_update(from(k, IEN), ratio, r.e3, l.e3, r.ev3, l.ev3);
+  }
+  // KeepEnd's rule on the scratch tile.
+  KOKKOS_INLINE_FUNCTION void follow(const Scratch& q, int end, int inner) const {
+    q(end, IDN) = q(inner, IDN);
+    if (wall) {
+      q(end, IMX) = Real(0);
+      q(end, IEN) = q(inner, IEN) - Real(0.5) * q(inner, IMX) * q(inner, IMX) / q(inner, IDN);
+    } else {
+      q(end, IMX) = q(inner, IMX);
+      q(end, IEN) = q(inner, IEN);
+    }
+  }
+};
+
 // --- finite-volume kernels (hllc scheme), two ghost cells a side ---------------
 
 template <class Real, class Layout>
@@ -179,10 +281,12 @@ struct Profiles {
 };
 
 // The global tube: nx nodes (keep) or cells (hllc) with their ghost layers:
-// one node for the KEEP stencil, two cells for PLM.
+// one node for the KEEP stencil (a node per step fused into one launch),
+// two cells for PLM.
 inline GridBlock make_grid(const Params& p) {
   const bool keep = p.scheme == Scheme::keep;
-  return GridBlock::whole(1, keep ? Centering::node : Centering::cell, {p.nx, 1, 1}, keep ? 1 : 2, {0, 0, 0},
+  return GridBlock::whole(1, keep ? Centering::node : Centering::cell, {p.nx, 1, 1},
+                          keep ? std::max(1, p.fused_steps) : 2, {0, 0, 0},
                           {p.units == Units::sod ? 1.0 : p.length(), 0, 0});
 }
 
@@ -198,7 +302,7 @@ class Solver {
         dec_(dec),
         grid_(dec.block),
         q_("sod::q", grid_.extent(0)),
-        q2_("sod::q_stage", keep_ && p.kernels == Kernels::split ? 0 : grid_.extent(0)),
+        q2_("sod::q_stage", keep_ && p.kernels == Kernels::split && p.fused_steps == 1 ? 0 : grid_.extent(0)),
         w_("sod::primitives", keep_ && p.kernels == Kernels::split ? grid_.extent(0) : 0),
         f_("sod::fluxes", keep_ ? (p.kernels == Kernels::split ? grid_.extent(0) - 1 : 0) : grid_.end(0) + 1),
         halo_(dec, 3, faces()) {
@@ -212,6 +316,12 @@ class Solver {
     const long first = grid_.offset[0] - grid_.begin(0);  // global index of local 0
     update_begin_ = keep_ ? std::max(grid_.begin(0), 1 - first) : grid_.begin(0);
     update_end_ = keep_ ? std::min(grid_.end(0), p.nx - 1 - first) : grid_.end(0);
+    if (keep_ && p.fused_steps > 1 && dec.comm.size() > 1 &&
+        (grid_.ghost < p.fused_steps || grid_.owned_count() < p.fused_steps))
+      throw std::invalid_argument(
+          "sod: " + std::to_string(p.fused_steps) + " fused steps need a halo and blocks of at least " +
+          std::to_string(p.fused_steps) + " nodes; this block has " + std::to_string(grid_.owned_count()) +
+          " nodes and a halo of " + std::to_string(grid_.ghost) + "; use fewer ranks or fewer sod.fused_steps");
   }
 
   void set_initial_state() {
@@ -263,6 +373,23 @@ class Solver {
     else
       partial_time_ += dt;
     time_ = full_steps_ * fixed_dt_sod_ + partial_time_;
+  }
+  // Steps a launch takes at most (sod.fused_steps; 1 for the hllc scheme).
+  int fused_steps() const { return keep_ ? p_.fused_steps : 1; }
+  // n full steps, fused_steps at a time (KEEP; otherwise one by one).
+  void advance_steps(long n) {
+    for (long done = 0; done < n;) {
+      const int k = static_cast<int>(std::min<long>(fused_steps(), n - done));
+      if (k > 1) {
+        keep_tiled_steps(k);
+        step_ += k;
+        full_steps_ += k;
+        time_ = full_steps_ * fixed_dt_sod_;
+      } else {
+        advance(stable_dt());
+      }
+      done += k;
+    }
   }
   // The step just taken was shortened to end at `time`: the clock reads it exactly.
   void land_on(double time) { time_ = time; }
@@ -459,6 +586,40 @@ class Solver {
     if (dec_.at_global_edge(0, 1))
       Kokkos::parallel_for("sod::keep_end_high", Kokkos::RangePolicy<ExecSpace>(0, 1),
                            KeepEnd<Real, Layout>{q_, last, last - 1, wall});
+  }
+
+  // k full KEEP steps in one launch (KeepTiledSteps), from q_ into q2_.
+  void keep_tiled_steps(int k) {
+    using Steps = KeepTiledSteps<Real, Layout>;
+    halo_.fill(Ghosts{q_});
+    const long first = grid_.offset[0] - grid_.begin(0);  // global index of local 0
+    const auto local = [&](long global) {
+      const long j = global - first;
+      return p_.boundary != BoundaryKind::fixed && j >= 0 && j < grid_.extent(0) ? int(j) : -1;
+    };
+    // Every node the tube's stencil updates within the allocation: the halo too.
+    const int u0 = int(std::max<long>(1, 1 - first)), u1 = int(std::min<long>(grid_.extent(0) - 1, p_.nx - 1 - first));
+    const int w0 = int(grid_.begin(0)), w1 = int(grid_.end(0));
+    const Steps f{q_,
+                  q2_,
+                  gas_,
+                  dx_,
+                  Real(p_.cfl) / Real(p_.a()),
+                  k,
+                  w0,
+                  w1,
+                  u0,
+                  u1,
+                  int(grid_.extent(0)),
+                  local(0),
+                  local(p_.nx - 1),
+                  p_.boundary == BoundaryKind::reflecting};
+    const int tiles = (w1 - w0 + Steps::tile - 1) / Steps::tile;
+    Kokkos::parallel_for("sod::keep_tiled_steps",
+                         Kokkos::TeamPolicy<ExecSpace>(tiles, Steps::team_threads)
+                             .set_scratch_size(0, Kokkos::PerTeam(Steps::scratch_bytes(k))),
+                         f);
+    std::swap(q_, q2_);
   }
 
   void fluxes(const State<Real, Layout>& q) {
