@@ -224,7 +224,8 @@ bool changeable_on_restart(const std::string& key) {
                                            "diffusion.cg_max_iterations",  // a cap: no converged solve changes
                                            "diffusion.fused_steps",        // the same bits at any value
                                            "sod.text_output",
-                                           "sod.fused_steps",  // the same bits at any value
+                                           "sod.fused_steps",      // the same bits at any value
+                                           "euler2d.fused_stage",  // the same bits either way
                                            "run.wall_time",
                                            "run.check_every",
                                            "run.dt_floor",

@@ -38,8 +38,9 @@ Options:
                            series, XDMF index and history carry on from its step,
                            with the bits an uninterrupted run gives. --set may change
                            time.steps, time.end_time, output.* cadence, run.*,
-                           parallel.* (any rank count), diffusion.cg_max_iterations
-                           and diffusion.fused_steps; other keys are fixed
+                           parallel.* (any rank count), diffusion.cg_max_iterations,
+                           diffusion.fused_steps, sod.fused_steps and
+                           euler2d.fused_stage; other keys are fixed
   --wall-time HH:MM:SS     stop before this much wall-clock time has passed, leaving
                            a checkpoint (same as --set run.wall_time=...)
   --validate               check the case, print the resolved configuration
