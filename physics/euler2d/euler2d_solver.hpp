@@ -414,7 +414,9 @@ class Solver {
   }
 
   // The faces of the box as the case gives them; reflecting walls negate the
-  // normal velocity.
+  // normal velocity (W, split kernels) or momentum (U, fused stage): the two
+  // share their slots.
+  static_assert(int(IVX) == int(IM1) && int(IVY) == int(IM2), "the normal components of W and U share slots");
   FaceBoundaries<Real> faces() const {
     FaceBoundaries<Real> f;
     f.kind[0] = {p_.boundary[0], p_.boundary[1]};
