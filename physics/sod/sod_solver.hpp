@@ -98,24 +98,29 @@ struct KeepFusedStep {
   }
 };
 
-// End nodes of the KEEP scheme for outflow (copy the neighbour) or a wall
-// (neighbour's density and internal energy, no velocity), on the ranks that
-// hold them. Frozen ends are never written.
+// The end rule of the KEEP scheme for outflow (copy the neighbour) or a wall
+// (neighbour's density and internal energy, no velocity) on any (node,
+// component) view: the state or a tile of it in scratch.
+template <class Real, class Q>
+KOKKOS_INLINE_FUNCTION void keep_end_rule(const Q& q, int end, int inner, bool wall) {
+  q(end, IDN) = q(inner, IDN);
+  if (wall) {
+    q(end, IMX) = Real(0);
+    q(end, IEN) = q(inner, IEN) - Real(0.5) * q(inner, IMX) * q(inner, IMX) / q(inner, IDN);
+  } else {
+    q(end, IMX) = q(inner, IMX);
+    q(end, IEN) = q(inner, IEN);
+  }
+}
+
+// End nodes of the KEEP scheme, on the ranks that hold them. Frozen ends are
+// never written.
 template <class Real, class Layout>
 struct KeepEnd {
   State<Real, Layout> q;
   int end, inner;  // local indices of the end node and its neighbour
   bool wall;
-  KOKKOS_INLINE_FUNCTION void operator()(const int) const {
-    q(end, IDN) = q(inner, IDN);
-    if (wall) {
-      q(end, IMX) = Real(0);
-      q(end, IEN) = q(inner, IEN) - Real(0.5) * q(inner, IMX) * q(inner, IMX) / q(inner, IDN);
-    } else {
-      q(end, IMX) = q(inner, IMX);
-      q(end, IEN) = q(inner, IEN);
-    }
-  }
+  KOKKOS_INLINE_FUNCTION void operator()(const int) const { keep_end_rule<Real>(q, end, inner, wall); }
 };
 
 // Several KEEP steps per launch (sod.fused_steps: k). A team loads a tile of
@@ -216,16 +221,8 @@ struct KeepTiledSteps {
     to(k, IMX) = keep_update(from(k, IMX), ratio, r.e2, l.e2, r.ev2, l.ev2);
     to(k, IEN) = keep_update(from(k, IEN), ratio, r.e3, l.e3, r.ev3, l.ev3);
   }
-  // KeepEnd's rule on the scratch tile.
   KOKKOS_INLINE_FUNCTION void follow(const Scratch& q, int end, int inner) const {
-    q(end, IDN) = q(inner, IDN);
-    if (wall) {
-      q(end, IMX) = Real(0);
-      q(end, IEN) = q(inner, IEN) - Real(0.5) * q(inner, IMX) * q(inner, IMX) / q(inner, IDN);
-    } else {
-      q(end, IMX) = q(inner, IMX);
-      q(end, IEN) = q(inner, IEN);
-    }
+    keep_end_rule<Real>(q, end, inner, wall);
   }
 };
 
