@@ -127,12 +127,14 @@ TEST(SodKeep, AllVariantsBitForBitFp32) { expect_variants_identical<float>(seed(
 
 // Several steps per launch (sod.fused_steps) against one step at a time:
 // the same bits for k = 2, 5 and 32, both layouts and precisions, every end
-// rule, on tubes of one tile and of several (CPU tiles are 2048 nodes, GPU
-// tiles 256), with a last pass shorter than k.
+// rule, a tile stepped the CPU's way and the GPU's (both run on any
+// backend), on tubes of one tile and of several (CPU tiles are 2048 nodes, GPU
+// tiles 32 to 256), with a last pass shorter than k.
 template <class Real, class Layout>
-std::vector<Real> keep_steps(Params p, int k) {
+std::vector<Real> keep_steps(Params p, int k, bool node_per_thread) {
   p.fused_steps = k;
   Solver<Real, Layout> s(p);
+  s.set_node_per_thread_tiles(node_per_thread);
   s.set_initial_state();
   s.advance_steps(p.steps);
   EXPECT_EQ(s.step(), p.steps);
@@ -144,17 +146,20 @@ template <class Real, class Layout>
 void expect_fused_steps_identical(Params p) {
   const std::vector<Real> ref = final_state<Real>(
       p, std::is_same_v<Layout, Kokkos::LayoutRight> ? StateLayout::aos : StateLayout::soa, Kernels::fused);
-  for (int k : {2, 5, 32}) {
-    const std::vector<Real> v = keep_steps<Real, Layout>(p, k);
-    ASSERT_EQ(v.size(), ref.size());
-    long differ = 0;
-    for (size_t i = 0; i < v.size(); ++i) differ += std::memcmp(&v[i], &ref[i], sizeof(Real)) != 0;
-    EXPECT_EQ(differ, 0) << k << " steps per launch, " << p.nx << " nodes, boundary " << int(p.boundary);
-  }
+  for (bool node_per_thread : {false, true})
+    for (int k : {2, 5, 32}) {
+      const std::vector<Real> v = keep_steps<Real, Layout>(p, k, node_per_thread);
+      ASSERT_EQ(v.size(), ref.size());
+      long differ = 0;
+      for (size_t i = 0; i < v.size(); ++i) differ += std::memcmp(&v[i], &ref[i], sizeof(Real)) != 0;
+      EXPECT_EQ(differ, 0) << k << " steps per launch, " << p.nx << " nodes, boundary " << int(p.boundary)
+                           << (node_per_thread ? ", a thread a node (the GPU's tiles)" : ", a thread a tile");
+    }
 }
 
 TEST(SodKeep, FusedStepsEqualOneStepAtATimeBitForBit) {
-  // 2049 and 4097: a last CPU tile of one end node; 257: the same on a GPU.
+  // 2049 and 4097: a last CPU tile of one end node; 257 and 4097: the same on
+  // a GPU (tiles of 32 nodes for both).
   for (long nx : {301L, 257L, 2049L, 4097L})
     for (cfd::BoundaryKind boundary :
          {cfd::BoundaryKind::fixed, cfd::BoundaryKind::outflow, cfd::BoundaryKind::reflecting}) {

@@ -66,9 +66,9 @@ Options:
 Kokkos options (--kokkos-threads=N, --kokkos-num-threads=N) pass through.
 
 Variants of sod: aos-split, aos-fused, soa-split, soa-fused (layout of the
-state, and primitives/fluxes/update as three kernels or one), aos-fused8 and
-aos-fused32 (sod.fused_steps 8 or 32: that many steps per kernel launch, on
-tiles in fast memory); its bytes model is 6 x sizeof(real) per node update
+state, and primitives/fluxes/update as three kernels or one), aos-fused8,
+aos-fused16 and aos-fused32 (sod.fused_steps 8, 16 or 32: that many steps per
+kernel launch, on tiles in fast memory); its bytes model is 6 x sizeof(real) per node update
 (read and write rho, rho*u, E).
 
 Variants of euler2d: plm-hlle-rk2, plm-hllc-rk2, tutorial (the OpenACC
@@ -375,7 +375,7 @@ const std::vector<std::string>& known_variants(const std::string& solver) {
                    "be-stencil",   "be-matrix",     "cn-stencil",   "cn-matrix",         "be-stencil-gs",
                    "be-matrix-gs", "cn-stencil-gs", "cn-matrix-gs", "be-stencil-jacobi", "be-matrix-jacobi",
                    "fused2",       "fused4",        "fused8"},
-      sod = {"aos-split", "aos-fused", "soa-split", "soa-fused", "aos-fused8", "aos-fused32"},
+      sod = {"aos-split", "aos-fused", "soa-split", "soa-fused", "aos-fused8", "aos-fused16", "aos-fused32"},
       euler2d = {"plm-hlle-rk2",       "plm-hllc-rk2",       "tutorial",
                  "plm-hlle-rk2-split", "plm-hllc-rk2-split", "tutorial-split"};
   return solver == "sod" ? sod : solver == "euler2d" ? euler2d : diffusion;

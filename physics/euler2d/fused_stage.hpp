@@ -26,6 +26,14 @@ struct FusedStage {
   // in FP64 (within the 40 KB Kokkos leaves a block). CPU: 128 x 16 cells, a
   // few hundred KB, in the core's L2; a team is one thread.
   static constexpr int tile_i = host ? 128 : 32, tile_j = host ? 16 : 8, team_threads = host ? 1 : 256;
+  // Teams a GPU multiprocessor should hold at once (launch bounds): the
+  // compiler then keeps a thread within 64 registers. Left to itself it took
+  // 100, room for two teams (25% occupancy), and the latency of the FP64
+  // divisions showed; on an H200 FP64 plm + hlle + rk2 ran at 1.99e9
+  // cell-updates/s with two teams, 2.35e9 with three, 2.79e9 with four
+  // (4 x 41 KB of shared memory fit in an SM's 228 KB).
+  static constexpr int teams_per_sm = host ? 0 : 4;
+  using Policy = Kokkos::TeamPolicy<ExecSpace, Kokkos::LaunchBounds<host ? 0 : team_threads, teams_per_sm>>;
   // Scratch slot of each primitive: rho, vx, vy, vz, then p, or for the
   // tutorial's scheme e (which its faces reconstruct), p then following from
   // e as cell_primitives computes it.
@@ -74,8 +82,9 @@ struct FusedStage {
         for (long i = i0; i < i1; ++i) f(i, j);
       }
     } else {
-      const long width = i1 - i0, count = width * (j1 - j0);
-      for (long c = team.team_rank(); c < count; c += team.team_size()) f(i0 + c % width, j0 + c / width);
+      // 32-bit: a 64-bit division is a long subroutine on a GPU.
+      const int width = int(i1 - i0), count = width * int(j1 - j0);
+      for (int c = team.team_rank(); c < count; c += team.team_size()) f(i0 + c % width, j0 + c / width);
     }
   }
   // The minimum of f(i, j) over the same cells, folded into m.
@@ -94,8 +103,8 @@ struct FusedStage {
         }
       }
     } else {
-      const long width = i1 - i0, count = width * (j1 - j0);
-      for (long c = team.team_rank(); c < count; c += team.team_size()) {
+      const int width = int(i1 - i0), count = width * int(j1 - j0);
+      for (int c = team.team_rank(); c < count; c += team.team_size()) {
         const Real value = f(i0 + c % width, j0 + c / width);
         least = value < least ? value : least;
       }
@@ -230,7 +239,7 @@ Real fused_stage(const Array3<Real>& u_base, const Array3<Real>& u_in, const Arr
                 {int(begin[0]), int(begin[1])},
                 {int(end[0]), int(end[1])}};
   const auto policy =
-      Kokkos::TeamPolicy<ExecSpace>(tiles_i * tiles_j, Stage::team_threads).set_scratch_size(0, Kokkos::PerTeam(bytes));
+      typename Stage::Policy(tiles_i * tiles_j, Stage::team_threads).set_scratch_size(0, Kokkos::PerTeam(bytes));
   if (new_dt)
     Kokkos::parallel_reduce("euler2d::fused_stage", policy, f, Kokkos::Min<Real>(bound));
   else

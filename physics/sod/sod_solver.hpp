@@ -130,42 +130,69 @@ struct KeepEnd {
 // KeepEnd after each step where the tile holds a tube end that follows its
 // neighbour, and writes its own nodes back: one launch and one halo exchange
 // for k steps. Each node's update is KeepFusedStep's, so the same bits.
-template <class Real, class Layout>
+// NodePerThread: a GPU's way (a thread a node, each node state and flux
+// computed once into scratch); otherwise a CPU's (one thread walks the tile).
+// Tests run the GPU's way on the host too.
+template <class Real, class Layout, bool NodePerThread = !std::is_same_v<ExecSpace, HostSpace>>
 struct KeepTiledSteps {
   using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
   using Scratch =
       Kokkos::View<Real* [3], Kokkos::LayoutLeft, typename ExecSpace::scratch_memory_space, Kokkos::MemoryUnmanaged>;
-  static constexpr bool host = std::is_same_v<ExecSpace, HostSpace>;
-  // GPU: 256 nodes, a thread each; CPU: 2048 nodes, one thread, in its L2.
-  // The last tile takes one node more rather than leave one node alone: an
-  // end node that follows its neighbour needs that neighbour's state of the
-  // same step, which a tile of the end node alone has only while its margin
-  // reaches (not in the last step of a launch).
-  static constexpr int tile = host ? 2048 : 256, team_threads = host ? 1 : 256;
+  using NodeScratch =
+      Kokkos::View<Real* [5], Kokkos::LayoutLeft, typename ExecSpace::scratch_memory_space, Kokkos::MemoryUnmanaged>;
+  static constexpr bool gpu = !std::is_same_v<ExecSpace, HostSpace>;
 
   State<Real, Layout> q_old, q_new;
   KeepGas<Real> gas;
   Real dx, ratio;
   int steps;
+  int tile;                      // nodes a team writes (the last team one more, see tiles)
   int write_begin, write_end;    // the block's own nodes
   int update_begin, update_end;  // nodes a step may update: the tube's inner nodes, halo included
   int extent;                    // nodes of the allocation
   int end_low, end_high;         // local index of a tube end that follows its neighbour, or -1
   bool wall;
 
-  static size_t scratch_bytes(int steps) { return 2 * Scratch::shmem_size(tile + 1 + 2 * steps); }
-  // Tiles over n nodes: a remainder of one node joins the last full tile.
-  static int tiles(int n) {
+  // CPU: 2048 nodes, one thread, in its L2 (256 where tests run a CPU's
+  // way on a GPU, in its shared memory). GPU: a step is a chain of
+  // dependent divisions and square roots whose latency, not the arithmetic
+  // rate, bounds a short tube, so the tube is spread over about as many
+  // teams as a GPU has multiprocessors (108 on an A100, 132 on an H100 or
+  // H200): the largest tile of 256, 128, 64 or 32 nodes that still gives
+  // 128 tiles, else 32 (the original's 4096 nodes: 128 tiles of 32).
+  static int tile_for(int nodes) {
+    if (!NodePerThread) return gpu ? 256 : 2048;
+    for (int t = 256; t > 32; t /= 2)
+      if (tiles(nodes, t) >= 128) return t;
+    return 32;
+  }
+  // Tiles over n nodes. The last tile takes one node more rather than leave
+  // one node alone: an end node that follows its neighbour needs that
+  // neighbour's state of the same step, which a tile of the end node alone
+  // has only while its margin reaches (not in the last step of a launch).
+  static int tiles(int n, int tile) {
     const int count = (n + tile - 1) / tile;
     return count > 1 && n % tile == 1 ? count - 1 : count;
+  }
+  // Nodes a team holds: its tile, the remainder node, the margins.
+  KOKKOS_INLINE_FUNCTION static int span(int tile, int steps) { return tile + 1 + 2 * steps; }
+  // GPU: a thread per node held, in whole warps; CPU: one thread.
+  static int team_threads(int tile, int steps) { return NodePerThread && gpu ? (span(tile, steps) + 31) / 32 * 32 : 1; }
+  // Two copies of the state (the step's input and output); on a GPU also the
+  // node states and interface fluxes of a step, each computed once.
+  static size_t scratch_bytes(int tile, int steps) {
+    const int n = span(tile, steps);
+    return 2 * Scratch::shmem_size(n) + (NodePerThread ? 2 * NodeScratch::shmem_size(n) : 0);
   }
 
   KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
     const int w0 = write_begin + team.league_rank() * tile;
     const int w1 = team.league_rank() == team.league_size() - 1 || w0 + tile > write_end ? write_end : w0 + tile;
     const int l0 = w0 - steps > 0 ? w0 - steps : 0, l1 = w1 + steps < extent ? w1 + steps : extent;
-    const int rank = team.team_rank(), threads = team.team_size();
-    Scratch a(team.team_scratch(0), tile + 1 + 2 * steps), b(team.team_scratch(0), tile + 1 + 2 * steps);
+    const int rank = team.team_rank(), threads = team.team_size(), n = span(tile, steps);
+    Scratch a(team.team_scratch(0), n), b(team.team_scratch(0), n);
+    // A thread a node: the node states and interface fluxes of a step.
+    NodeScratch w(team.team_scratch(0), NodePerThread ? n : 0), f(team.team_scratch(0), NodePerThread ? n : 0);
     for (int j = l0 + rank; j < l1; j += threads)
       for (int c = 0; c < 3; ++c) a(j - l0, c) = b(j - l0, c) = q_old(j, c);
     team.team_barrier();
@@ -175,7 +202,7 @@ struct KeepTiledSteps {
       const int reach = steps - s;  // the margin still exact after this step
       const int c0 = w0 - reach > update_begin ? w0 - reach : update_begin;
       const int c1 = w1 + reach < update_end ? w1 + reach : update_end;
-      if constexpr (host) {
+      if constexpr (!NodePerThread) {
         // One thread along the tile, carrying the node state and the flux
         // to the next node as KeepFusedStep's strips do (each flux once).
         if (c0 < c1) {
@@ -189,21 +216,35 @@ struct KeepTiledSteps {
             l = r;
           }
         }
-      } else {
-        for (int j = c0 + rank; j < c1; j += threads) {
-          const int k = j - l0;
-          const NodeState<Real> centre = node(from, k);
-          update(from, to, k, keep_flux(node(from, k - 1), centre, dx, gas),
-                 keep_flux(centre, node(from, k + 1), dx, gas));
-        }
-      }
-      team.team_barrier();
-      // An end that follows its neighbour takes the neighbour's new state,
-      // where this step updated that neighbour.
-      if (rank == 0) {
+        team.team_barrier();
         if (end_low >= l0 && end_low + 1 >= c0 && end_low + 1 < c1) follow(to, end_low - l0, end_low + 1 - l0);
         if (end_high >= 0 && end_high < l1 && end_high - 1 >= c0 && end_high - 1 < c1)
           follow(to, end_high - l0, end_high - 1 - l0);
+      } else {
+        // A thread a node: the node states of the nodes the step reads, then
+        // the fluxes between them, each once (computing both of a node's
+        // fluxes in its own thread instead, one barrier fewer, was 1.4x
+        // slower on an H200), then the update. The thread that updates an
+        // end's neighbour applies the end rule at once: it reads only that
+        // neighbour's new state.
+        for (int j = c0 - 1 + rank; j <= c1; j += threads) {
+          const int k = j - l0;
+          const NodeState<Real> e = node(from, k);
+          w(k, 0) = e.rho, w(k, 1) = e.u, w(k, 2) = e.p, w(k, 3) = e.T, w(k, 4) = e.mu;
+        }
+        team.team_barrier();
+        for (int j = c0 - 1 + rank; j < c1; j += threads) {  // interface j+1/2
+          const int k = j - l0;
+          const KeepFlux<Real> e = keep_flux(state(w, k), state(w, k + 1), dx, gas);
+          f(k, 0) = e.e1, f(k, 1) = e.e2, f(k, 2) = e.e3, f(k, 3) = e.ev2, f(k, 4) = e.ev3;
+        }
+        team.team_barrier();
+        for (int j = c0 + rank; j < c1; j += threads) {
+          const int k = j - l0;
+          update(from, to, k, flux(f, k - 1), flux(f, k));
+          if (j == end_low + 1 && end_low >= l0) follow(to, end_low - l0, k);
+          if (j == end_high - 1 && end_high >= 0 && end_high < l1) follow(to, end_high - l0, k);
+        }
       }
       team.team_barrier();
     }
@@ -214,6 +255,12 @@ struct KeepTiledSteps {
 
   KOKKOS_INLINE_FUNCTION NodeState<Real> node(const Scratch& q, int k) const {
     return node_state(q(k, IDN), q(k, IMX), q(k, IEN), gas);
+  }
+  KOKKOS_INLINE_FUNCTION static NodeState<Real> state(const NodeScratch& w, int k) {
+    return {w(k, 0), w(k, 1), w(k, 2), w(k, 3), w(k, 4)};
+  }
+  KOKKOS_INLINE_FUNCTION static KeepFlux<Real> flux(const NodeScratch& f, int k) {
+    return {f(k, 0), f(k, 1), f(k, 2), f(k, 3), f(k, 4)};
   }
   KOKKOS_INLINE_FUNCTION void update(const Scratch& from, const Scratch& to, int k, const KeepFlux<Real>& l,
                                      const KeepFlux<Real>& r) const {
@@ -392,6 +439,9 @@ class Solver {
       done += k;
     }
   }
+  // Fused steps the GPU's way (a thread a node) or the CPU's (a thread a
+  // tile), whatever the backend: tests run both on the host.
+  void set_node_per_thread_tiles(bool on) { node_per_thread_tiles_ = on; }
   // The step just taken was shortened to end at `time`: the clock reads it exactly.
   void land_on(double time) { time_ = time; }
 
@@ -591,7 +641,14 @@ class Solver {
 
   // k full KEEP steps in one launch (KeepTiledSteps), from q_ into q2_.
   void keep_tiled_steps(int k) {
-    using Steps = KeepTiledSteps<Real, Layout>;
+    if (node_per_thread_tiles_)
+      keep_tiled_steps<true>(k);
+    else
+      keep_tiled_steps<false>(k);
+  }
+  template <bool NodePerThread>
+  void keep_tiled_steps(int k) {
+    using Steps = KeepTiledSteps<Real, Layout, NodePerThread>;
     halo_.fill(Ghosts{q_});
     const long first = grid_.offset[0] - grid_.begin(0);  // global index of local 0
     const auto local = [&](long global) {
@@ -601,12 +658,14 @@ class Solver {
     // Every node the tube's stencil updates within the allocation: the halo too.
     const int u0 = int(std::max<long>(1, 1 - first)), u1 = int(std::min<long>(grid_.extent(0) - 1, p_.nx - 1 - first));
     const int w0 = int(grid_.begin(0)), w1 = int(grid_.end(0));
+    const int tile = Steps::tile_for(w1 - w0);
     const Steps f{q_,
                   q2_,
                   gas_,
                   dx_,
                   Real(p_.cfl) / Real(p_.a()),
                   k,
+                  tile,
                   w0,
                   w1,
                   u0,
@@ -615,15 +674,15 @@ class Solver {
                   local(0),
                   local(p_.nx - 1),
                   p_.boundary == BoundaryKind::reflecting};
-    const int tiles = Steps::tiles(w1 - w0);
-    const size_t bytes = Steps::scratch_bytes(k);
-    if (!Steps::host && bytes > static_cast<size_t>(Kokkos::TeamPolicy<ExecSpace>::scratch_size_max(0)))
+    const size_t bytes = Steps::scratch_bytes(tile, k);
+    if (Steps::gpu && bytes > static_cast<size_t>(Kokkos::TeamPolicy<ExecSpace>::scratch_size_max(0)))
       throw std::runtime_error("sod: " + std::to_string(k) +
                                " fused steps need more shared memory than a GPU block has; choose fewer "
                                "sod.fused_steps");
-    Kokkos::parallel_for(
-        "sod::keep_tiled_steps",
-        Kokkos::TeamPolicy<ExecSpace>(tiles, Steps::team_threads).set_scratch_size(0, Kokkos::PerTeam(bytes)), f);
+    Kokkos::parallel_for("sod::keep_tiled_steps",
+                         Kokkos::TeamPolicy<ExecSpace>(Steps::tiles(w1 - w0, tile), Steps::team_threads(tile, k))
+                             .set_scratch_size(0, Kokkos::PerTeam(bytes)),
+                         f);
     std::swap(q_, q2_);
   }
 
@@ -661,6 +720,7 @@ class Solver {
   double fixed_dt_sod_ = 0;
   long step_ = 0, full_steps_ = 0;
   double partial_time_ = 0, time_ = 0;
+  bool node_per_thread_tiles_ = KeepTiledSteps<Real, Layout>::gpu;
 };
 
 }  // namespace cfd::sod
