@@ -158,9 +158,9 @@ void expect_fused_steps_identical(Params p) {
 }
 
 TEST(SodKeep, FusedStepsEqualOneStepAtATimeBitForBit) {
-  // 2049 and 4097: a last CPU tile of one end node; 257 and 4097: the same on
-  // a GPU (tiles of 32 nodes for both).
-  for (long nx : {301L, 257L, 2049L, 4097L})
+  // 2049 and 4097: a last CPU tile of one end node; 257, 2049 and 4097 the
+  // same in the GPU's way (tiles of 32 nodes), 8193 with tiles of 64.
+  for (long nx : {301L, 257L, 2049L, 4097L, 8193L})
     for (cfd::BoundaryKind boundary :
          {cfd::BoundaryKind::fixed, cfd::BoundaryKind::outflow, cfd::BoundaryKind::reflecting}) {
       Params p = seed();
@@ -175,6 +175,28 @@ TEST(SodKeep, FusedStepsEqualOneStepAtATimeBitForBit) {
       expect_fused_steps_identical<double, Kokkos::LayoutRight>(p);
       expect_fused_steps_identical<double, Kokkos::LayoutLeft>(p);
       expect_fused_steps_identical<float, Kokkos::LayoutRight>(p);
+    }
+}
+
+// The GPU's tiles: 128 teams where the tube allows, within a block's shared
+// memory (Kokkos 4.6 leaves 40936 bytes on an H100 or H200).
+TEST(SodKeep, GpuTilesSpreadOverTheMultiprocessorsAndFitSharedMemory) {
+  using Fp64 = cfd::sod::KeepTiledSteps<double, Kokkos::LayoutRight, true>;
+  using Fp32 = cfd::sod::KeepTiledSteps<float, Kokkos::LayoutRight, true>;
+  const size_t limit = 40936;
+  EXPECT_EQ(Fp64::tile_for(4096, 32, limit), 32);  // the original case: 128 tiles
+  EXPECT_EQ(Fp64::tiles(4096, 32), 128);
+  EXPECT_EQ(Fp64::tile_for(8193, 8, limit), 64);
+  EXPECT_EQ(Fp64::tile_for(1 << 20, 8, limit), 256);
+  EXPECT_EQ(Fp64::tile_for(1 << 20, 32, limit), 128);  // 256 would need 41120 bytes
+  EXPECT_GT(Fp64::scratch_bytes(256, 32), limit);
+  EXPECT_EQ(Fp32::tile_for(1 << 20, 32, limit), 256);
+  EXPECT_EQ(Fp64::tile_for(100, 1, limit), 32);  // fewer nodes than a tile
+  for (int k = 1; k <= 32; ++k)
+    for (int nodes : {100, 4096, 1 << 16, 1 << 22}) {
+      const int tile = Fp64::tile_for(nodes, k, limit);
+      EXPECT_LE(Fp64::scratch_bytes(tile, k), limit) << nodes << " nodes, " << k << " steps";
+      EXPECT_LE(Fp64::team_threads(tile, k), 1024);
     }
 }
 

@@ -30,7 +30,7 @@ struct FusedStage {
   // compiler then keeps a thread within 64 registers. Left to itself it took
   // 100, room for two teams (25% occupancy), and the latency of the FP64
   // divisions showed; on an H200 FP64 plm + hlle + rk2 ran at 1.99e9
-  // cell-updates/s with two teams, 2.35e9 with three, 2.79e9 with four
+  // cell-updates/s with two teams, 2.3e9 with three, 2.79e9 with four
   // (4 x 41 KB of shared memory fit in an SM's 228 KB).
   static constexpr int teams_per_sm = host ? 0 : 4;
   using Policy = Kokkos::TeamPolicy<ExecSpace, Kokkos::LaunchBounds<host ? 0 : team_threads, teams_per_sm>>;

@@ -159,12 +159,14 @@ struct KeepTiledSteps {
   // rate, bounds a short tube, so the tube is spread over about as many
   // teams as a GPU has multiprocessors (108 on an A100, 132 on an H100 or
   // H200): the largest tile of 256, 128, 64 or 32 nodes that still gives
-  // 128 tiles, else 32 (the original's 4096 nodes: 128 tiles of 32).
-  static int tile_for(int nodes) {
+  // 128 tiles and whose scratch fits in scratch_max bytes, else 32 (the
+  // original's 4096 nodes: 128 tiles of 32; a long tube in FP64 with 32
+  // steps: tiles of 128, since 256 would need 41 KB).
+  static int tile_for(int nodes, int steps, size_t scratch_max) {
     if (!NodePerThread) return gpu ? 256 : 2048;
-    for (int t = 256; t > 32; t /= 2)
-      if (tiles(nodes, t) >= 128) return t;
-    return 32;
+    int t = 256;
+    while (t > 32 && (tiles(nodes, t) < 128 || scratch_bytes(t, steps) > scratch_max)) t /= 2;
+    return t;
   }
   // Tiles over n nodes. The last tile takes one node more rather than leave
   // one node alone: an end node that follows its neighbour needs that
@@ -176,8 +178,9 @@ struct KeepTiledSteps {
   }
   // Nodes a team holds: its tile, the remainder node, the margins.
   KOKKOS_INLINE_FUNCTION static int span(int tile, int steps) { return tile + 1 + 2 * steps; }
-  // GPU: a thread per node held, in whole warps; CPU: one thread.
-  static int team_threads(int tile, int steps) { return NodePerThread && gpu ? (span(tile, steps) + 31) / 32 * 32 : 1; }
+  // A GPU team of the GPU's way: a thread per node held, in whole warps.
+  // Teams on a CPU, and the CPU's way anywhere, have one thread.
+  static int team_threads(int tile, int steps) { return NodePerThread ? (span(tile, steps) + 31) / 32 * 32 : 1; }
   // Two copies of the state (the step's input and output); on a GPU also the
   // node states and interface fluxes of a step, each computed once.
   static size_t scratch_bytes(int tile, int steps) {
@@ -658,7 +661,8 @@ class Solver {
     // Every node the tube's stencil updates within the allocation: the halo too.
     const int u0 = int(std::max<long>(1, 1 - first)), u1 = int(std::min<long>(grid_.extent(0) - 1, p_.nx - 1 - first));
     const int w0 = int(grid_.begin(0)), w1 = int(grid_.end(0));
-    const int tile = Steps::tile_for(w1 - w0);
+    const size_t scratch_max = Steps::gpu ? size_t(Kokkos::TeamPolicy<ExecSpace>::scratch_size_max(0)) : ~size_t(0);
+    const int tile = Steps::tile_for(w1 - w0, k, scratch_max);
     const Steps f{q_,
                   q2_,
                   gas_,
@@ -675,14 +679,15 @@ class Solver {
                   local(p_.nx - 1),
                   p_.boundary == BoundaryKind::reflecting};
     const size_t bytes = Steps::scratch_bytes(tile, k);
-    if (Steps::gpu && bytes > static_cast<size_t>(Kokkos::TeamPolicy<ExecSpace>::scratch_size_max(0)))
+    if (bytes > scratch_max)
       throw std::runtime_error("sod: " + std::to_string(k) +
                                " fused steps need more shared memory than a GPU block has; choose fewer "
                                "sod.fused_steps");
-    Kokkos::parallel_for("sod::keep_tiled_steps",
-                         Kokkos::TeamPolicy<ExecSpace>(Steps::tiles(w1 - w0, tile), Steps::team_threads(tile, k))
-                             .set_scratch_size(0, Kokkos::PerTeam(bytes)),
-                         f);
+    Kokkos::parallel_for(
+        "sod::keep_tiled_steps",
+        Kokkos::TeamPolicy<ExecSpace>(Steps::tiles(w1 - w0, tile), Steps::gpu ? Steps::team_threads(tile, k) : 1)
+            .set_scratch_size(0, Kokkos::PerTeam(bytes)),
+        f);
     std::swap(q_, q2_);
   }
 
