@@ -215,21 +215,16 @@ struct KeepTiledSteps {
             const NodeState<Real> right = node(from, k + 1);
             const KeepFlux<Real> r = keep_flux(centre, right, dx, gas);
             update(from, to, k, l, r);
+            follow_ends(to, k + l0, l0, l1);
             centre = right;
             l = r;
           }
         }
-        team.team_barrier();
-        if (end_low >= l0 && end_low + 1 >= c0 && end_low + 1 < c1) follow(to, end_low - l0, end_low + 1 - l0);
-        if (end_high >= 0 && end_high < l1 && end_high - 1 >= c0 && end_high - 1 < c1)
-          follow(to, end_high - l0, end_high - 1 - l0);
       } else {
         // A thread a node: the node states of the nodes the step reads, then
         // the fluxes between them, each once (computing both of a node's
         // fluxes in its own thread instead, one barrier fewer, was 1.4x
-        // slower on an H200), then the update. The thread that updates an
-        // end's neighbour applies the end rule at once: it reads only that
-        // neighbour's new state.
+        // slower on an H200), then the update.
         for (int j = c0 - 1 + rank; j <= c1; j += threads) {
           const int k = j - l0;
           const NodeState<Real> e = node(from, k);
@@ -245,8 +240,7 @@ struct KeepTiledSteps {
         for (int j = c0 + rank; j < c1; j += threads) {
           const int k = j - l0;
           update(from, to, k, flux(f, k - 1), flux(f, k));
-          if (j == end_low + 1 && end_low >= l0) follow(to, end_low - l0, k);
-          if (j == end_high - 1 && end_high >= 0 && end_high < l1) follow(to, end_high - l0, k);
+          follow_ends(to, j, l0, l1);
         }
       }
       team.team_barrier();
@@ -271,8 +265,13 @@ struct KeepTiledSteps {
     to(k, IMX) = keep_update(from(k, IMX), ratio, r.e2, l.e2, r.ev2, l.ev2);
     to(k, IEN) = keep_update(from(k, IEN), ratio, r.e3, l.e3, r.ev3, l.ev3);
   }
-  KOKKOS_INLINE_FUNCTION void follow(const Scratch& q, int end, int inner) const {
-    keep_end_rule<Real>(q, end, inner, wall);
+  // Node j (block index) has just been updated in `to`: where it is the
+  // neighbour of a tube end that follows it, the end takes its new state at
+  // once. The rule reads only that neighbour, which no one else writes, and
+  // nothing reads the end before the step's last barrier.
+  KOKKOS_INLINE_FUNCTION void follow_ends(const Scratch& to, int j, int l0, int l1) const {
+    if (j == end_low + 1 && end_low >= l0) keep_end_rule<Real>(to, end_low - l0, j - l0, wall);
+    if (j == end_high - 1 && end_high >= 0 && end_high < l1) keep_end_rule<Real>(to, end_high - l0, j - l0, wall);
   }
 };
 
