@@ -20,17 +20,21 @@ using cfd::IterationOrder;
 
 namespace {
 
+// streamed: passes of fused steps the GPU's way (StreamedSteps) or the CPU's
+// (TiledSteps); the backend's own choice when not said.
 template <class Real, class Layout>
-std::vector<Real> solve(const Params& p) {
+std::vector<Real> solve(const Params& p, int streamed = -1) {
   Solver<Real, Layout> solver(p);
+  if (streamed >= 0) solver.set_streamed_passes(streamed == 1);
   solver.set_initial_state();
   solver.advance_steps(p.steps);
   return solver.to_host();
 }
 
 template <class Real>
-std::vector<Real> solve_any(const Params& p) {
-  return p.layout == Layout::left ? solve<Real, Kokkos::LayoutLeft>(p) : solve<Real, Kokkos::LayoutRight>(p);
+std::vector<Real> solve_any(const Params& p, int streamed = -1) {
+  return p.layout == Layout::left ? solve<Real, Kokkos::LayoutLeft>(p, streamed)
+                                  : solve<Real, Kokkos::LayoutRight>(p, streamed);
 }
 
 template <class Real>
@@ -215,25 +219,94 @@ TEST(Diffusion, StripSweepMatchesReferenceBitForBit) {
   }
 }
 
-// Temporal blocking (diffusion.fused_steps): k steps per pass over tiles in
-// team scratch give the serial reference's bits, for step counts that are
-// and are not multiples of k, on the seed grid (one tile) and on a grid of
-// several tiles each way (a CPU tile is 256 x 64 points, the contiguous index
-// first) far enough for the spike to cross tile boundaries.
+// Temporal blocking (diffusion.fused_steps): k steps per pass give the
+// serial reference's bits, for step counts that are and are not multiples of
+// k, on the seed grid (one tile) and on a grid of several tiles each way (a
+// CPU tile is 256 x 64 points, the contiguous index first) far enough for the
+// spike to cross tile boundaries; both ways of taking a pass (tiles in a
+// buffer, the CPU's; columns streamed through registers, the GPU's, here with
+// teams of 24 columns and 40 rows; more than 8 steps always take tiles).
 TEST(Diffusion, FusedStepsMatchReferenceBitForBit) {
   for (const auto [nx, ny, steps] : {std::tuple{31L, 27L, 1L}, std::tuple{31L, 27L, 32L}, std::tuple{300L, 290L, 121L}})
-    for (int k : {2, 3, 5, 16})
-      for (Layout layout : {Layout::left, Layout::right}) {
-        Params p = seed_params(steps);
-        p.nx = nx;
-        p.ny = ny;
-        p.fused_steps = k;
-        p.layout = layout;
-        SCOPED_TRACE(testing::Message() << nx << " x " << ny << ", " << steps << " steps, " << k << " fused, layout "
-                                        << name(layout));
-        EXPECT_TRUE(bitwise_equal(solve_any<double>(p), reference_solution<double>(nx, ny, steps, 0.1)));
-        p.precision = Precision::fp32;
-        EXPECT_TRUE(bitwise_equal(solve_any<float>(p), reference_solution<float>(nx, ny, steps, 0.1f)));
+    for (int k : {2, 3, 5, 8, 16})
+      for (Layout layout : {Layout::left, Layout::right})
+        for (int streamed : {0, 1}) {
+          Params p = seed_params(steps);
+          p.nx = nx;
+          p.ny = ny;
+          p.fused_steps = k;
+          p.layout = layout;
+          SCOPED_TRACE(testing::Message() << nx << " x " << ny << ", " << steps << " steps, " << k << " fused, layout "
+                                          << name(layout) << (streamed ? ", streamed" : ", tiled"));
+          EXPECT_TRUE(bitwise_equal(solve_any<double>(p, streamed), reference_solution<double>(nx, ny, steps, 0.1)));
+          p.precision = Precision::fp32;
+          EXPECT_TRUE(bitwise_equal(solve_any<float>(p, streamed), reference_solution<float>(nx, ny, steps, 0.1f)));
+        }
+}
+
+namespace {
+// `steps` single steps of the updatable points [u0, u1) of a field held as
+// field[i + nx*j], every other point fixed, as a rank's fused pass must give
+// them (its halo is updated too, its edge points are not).
+std::vector<double> single_steps(std::vector<double> field, int nx, int ny, int steps, double alpha, const int (&u0)[2],
+                                 const int (&u1)[2]) {
+  std::vector<double> next = field;
+  for (int s = 0; s < steps; ++s) {
+    for (int j = u0[1]; j < u1[1]; ++j)
+      for (int i = u0[0]; i < u1[0]; ++i) {
+        const auto at = [&](int ii, int jj) { return field[ii + size_t(nx) * jj]; };
+        next[i + size_t(nx) * j] = heat_update(at(i, j), at(i - 1, j), at(i + 1, j), at(i, j - 1), at(i, j + 1), alpha);
+      }
+    std::swap(field, next);
+  }
+  return field;
+}
+
+// streamed_steps on one block of nx x ny points against single_steps: the
+// points of [w0, w1) bit for bit, every other point of `next` untouched.
+template <class Layout>
+void expect_streamed_pass_exact(int nx, int ny, int steps, const int (&w0)[2], const int (&w1)[2], const int (&u0)[2],
+                                const int (&u1)[2], int columns, int rows) {
+  std::vector<double> start(size_t(nx) * ny);
+  for (size_t k = 0; k < start.size(); ++k) start[k] = double((k * 7919) % 1009) / 1009.0;  // a rough field
+  const double sentinel = -12345.0;
+  Field<double, Layout> now("now", nx, ny), next("next", nx, ny);
+  auto host_now = Kokkos::create_mirror_view(now);
+  for (int j = 0; j < ny; ++j)
+    for (int i = 0; i < nx; ++i) host_now(i, j) = start[i + size_t(nx) * j];
+  Kokkos::deep_copy(now, host_now);
+  Kokkos::deep_copy(next, sentinel);
+  streamed_steps<double, Layout>(now, next, 0.1, steps, w0, w1, u0, u1, columns, rows);
+  auto result = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), next);
+  const std::vector<double> expected = single_steps(start, nx, ny, steps, 0.1, u0, u1);
+  long wrong = 0, touched = 0;
+  for (int j = 0; j < ny; ++j)
+    for (int i = 0; i < nx; ++i) {
+      const bool written = i >= w0[0] && i < w1[0] && j >= w0[1] && j < w1[1];
+      if (written && std::memcmp(&result(i, j), &expected[i + size_t(nx) * j], sizeof(double)) != 0) ++wrong;
+      if (!written && result(i, j) != sentinel) ++touched;
+    }
+  EXPECT_EQ(wrong, 0);
+  EXPECT_EQ(touched, 0);
+}
+}  // namespace
+
+// The GPU's pass of fused steps (StreamedSteps) on one rank's block: with a
+// halo (points updated but not written), with the owned points at the
+// allocation's edge, teams of one written column up to many, rows a team
+// from one up. Each written point is bit for bit `steps` single steps.
+TEST(Diffusion, StreamedPassesAreSingleSteps) {
+  const int nx = 70, ny = 53;
+  const int u0[2] = {1, 1}, u1[2] = {nx - 1, ny - 1};
+  for (int steps : {1, 2, 3, 4, 7, 8})
+    for (const auto [w0x, w0y, w1x, w1y] : {std::tuple{1, 1, nx - 1, ny - 1}, std::tuple{9, 9, 61, 44},
+                                            std::tuple{1, 12, 40, ny - 1}, std::tuple{30, 2, 31, 50}})
+      for (const auto [columns, rows] : {std::pair{2 * steps + 1, 1}, std::pair{24, 40}, std::pair{64, 7}}) {
+        const int w0[2] = {w0x, w0y}, w1[2] = {w1x, w1y};
+        SCOPED_TRACE(testing::Message() << steps << " steps, written [" << w0x << ", " << w1x << ") x [" << w0y << ", "
+                                        << w1y << "), teams of " << columns << " columns and " << rows << " rows");
+        expect_streamed_pass_exact<Kokkos::LayoutLeft>(nx, ny, steps, w0, w1, u0, u1, columns, rows);
+        expect_streamed_pass_exact<Kokkos::LayoutRight>(nx, ny, steps, w0, w1, u0, u1, columns, rows);
       }
 }
 

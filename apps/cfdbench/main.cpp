@@ -85,8 +85,9 @@ Variants of diffusion (layout left: x contiguous, as in Fortran):
   default     interior points, Kokkos' default iteration order
   serial      the plain serial host loop of physics/diffusion/diffusion_reference.hpp
   fused2, fused4, fused8
-              interior points, 2, 4 or 8 steps per pass over memory on tiles
-              in team scratch (diffusion.fused_steps, temporal blocking); the
+              interior points, 2, 4 or 8 steps per pass over memory
+              (diffusion.fused_steps, temporal blocking: tiles in the cache
+              on a CPU, columns streamed through registers on a GPU); the
               same bits as contiguous. GB/s and %copy count 2 x sizeof(real)
               per point and step as for the others, so above 100% the pass
               beats the one-step copy bound

@@ -112,6 +112,9 @@ class Solver {
     }
   }
 
+  // Passes of fused steps the GPU's way (StreamedSteps, up to 8 steps) or the
+  // CPU's (TiledSteps), whatever the backend: tests run both on the host.
+  void set_streamed_passes(bool on) { streamed_passes_ = on; }
   // One step; the step size is fixed by alpha (dt is the driver's, alpha).
   void advance(double) { advance_steps(1); }
   // Steps the time loop may hand to advance_steps at once (core/driver.hpp).
@@ -298,10 +301,12 @@ class Solver {
     sweep<Order>(b, j1);
   }
 
-  // k steps in one pass over memory (heat_stencil.hpp, TiledSteps): the halo,
-  // params_.fused_steps deep, is filled once, then every tile takes its k
-  // steps in team scratch. The points it may update are the global interior
-  // within the allocation: the owned ones and the halo's.
+  // k steps in one pass over memory (heat_stencil.hpp): the halo,
+  // params_.fused_steps deep, is filled once, then on a GPU every team
+  // streams its columns through k levels in registers (StreamedSteps; more
+  // than 8 steps take the tiles), on a CPU every tile takes its k steps in
+  // a cache-sized buffer (TiledSteps). The points a pass may update are the
+  // global interior within the allocation: the owned ones and the halo's.
   void fused_pass(int k) {
     halo_.fill(PointField<Field<Real, Layout>>{u_});
     int w0[2], w1[2], u0[2], u1[2];
@@ -311,7 +316,10 @@ class Solver {
       u0[d] = static_cast<int>(updatable_begin(d));
       u1[d] = static_cast<int>(updatable_end(d));
     }
-    tiled_steps<Real, Layout>(u_, v_, static_cast<Real>(params_.alpha), k, w0, w1, u0, u1);
+    if (streamed_passes_ && k <= 8)
+      streamed_steps<Real, Layout>(u_, v_, static_cast<Real>(params_.alpha), k, w0, w1, u0, u1);
+    else
+      tiled_steps<Real, Layout>(u_, v_, static_cast<Real>(params_.alpha), k, w0, w1, u0, u1);
   }
 
   // The update of rows [j0, j1) (owned points; the interior variant leaves
@@ -352,6 +360,7 @@ class Solver {
   CgResult last_solve_;
   long total_iterations_ = 0;
   std::string solve_failure_;
+  bool streamed_passes_ = !std::is_same_v<ExecSpace, HostSpace>;
 };
 
 }  // namespace cfd::diffusion

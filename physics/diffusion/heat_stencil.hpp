@@ -261,4 +261,212 @@ void tiled_steps(const Field<Real, Layout>& now, const Field<Real, Layout>& next
   Kokkos::parallel_for("diffusion::heat_steps_tiled", policy, f);
 }
 
+// Temporal blocking for GPUs, streamed along one index ("2.5D" blocking).
+// TiledSteps passes over its tile in shared memory once per sub-step, with a
+// barrier each time and a margin that grows with the steps: on a GPU that is
+// slower than plain steps (docs/performance.md). Here each thread of a team
+// owns one column of the contiguous index c, and the team marches along the
+// other index s a row at a time. Level 0 is the field as read, level t the
+// field t steps later. When row r is read, level t computes its row r - t
+// from level t - 1's rows r - t - 1, r - t and r - t + 1, which the thread
+// keeps in registers (three values a level), and from the neighbouring
+// columns' values of level t - 1 at row r - t, which each thread puts in
+// shared memory at the start of the row. Those are all values of the
+// previous row, so a row needs one barrier; two buffers alternate, so that a
+// row's values never overwrite ones that a slower thread still reads. The
+// last level is written out. Memory sees each point read and written once
+// per pass; shared memory sees one write and two reads per point and step.
+//
+// Exactness is TiledSteps': a team of T columns writes the T - 2 steps in
+// its middle, and its rows start `steps` before its first written row (or at
+// the allocation's first row, which is never updated). Points outside the
+// updatable region keep their value at every level. Every updated point is
+// heat_update of the same values as in InteriorStep, so the result is bit for
+// bit that of `steps` single steps. On a CPU a team is one thread that takes
+// its columns in turn (the tests run it there); the CPU's passes use
+// TiledSteps, which suits its caches.
+template <class Real, class Layout, int MaxSteps>
+struct StreamedSteps {
+  using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
+  using Scratch = typename ExecSpace::scratch_memory_space;
+  // (buffer, level, column): the values a row shares with its neighbours.
+  using Exchange = Kokkos::View<Real***, Kokkos::LayoutRight, Scratch, Kokkos::MemoryUnmanaged>;
+  static constexpr bool host = std::is_same_v<ExecSpace, HostSpace>;
+  static constexpr bool c_is_i = std::is_same_v<Layout, Kokkos::LayoutLeft>;
+
+  // Rows read ahead of the one that enters level 0: a row's read is used
+  // `ahead` rows later, so that the memory's latency (about a microsecond)
+  // is not waited for at every row.
+  static constexpr int ahead = 4;
+  // What a column keeps from row to row: the last three rows of each level
+  // below the last (rows[t][2] the newest) and the points read ahead
+  // (read[0] the next to enter level 0).
+  struct Column {
+    Real rows[MaxSteps][3];
+    Real read[ahead];
+  };
+  // On a CPU the team's columns live in scratch; a GPU thread's in registers.
+  using Columns = Kokkos::View<Column*, Scratch, Kokkos::MemoryUnmanaged>;
+
+  Field<Real, Layout> now, next;
+  Real alpha;
+  int steps;
+  int columns;  // columns of a team (its threads on a GPU)
+  int rows;     // rows a team writes
+  int tiles_c;  // teams along c
+  // In (c, s) order: the points written, the points that may be updated
+  // (the owned interior and the halo) and the allocation.
+  int write_begin[2], write_end[2], update_begin[2], update_end[2], extent[2];
+
+  static size_t scratch_bytes(int columns) {
+    return Exchange::shmem_size(2, MaxSteps, columns) + (host ? Columns::shmem_size(columns) : 0);
+  }
+
+  KOKKOS_FORCEINLINE_FUNCTION Real load(int c, int s) const {
+    if (c < 0 || c >= extent[0] || s >= extent[1]) return Real(0);  // never read by a point that is written
+    if constexpr (c_is_i)
+      return now(c, s);
+    else
+      return now(s, c);
+  }
+  KOKKOS_FORCEINLINE_FUNCTION void store(int c, int s, Real value) const {
+    if constexpr (c_is_i)
+      next(c, s) = value;
+    else
+      next(s, c) = value;
+  }
+  KOKKOS_FORCEINLINE_FUNCTION Real update(Real centre, Real c_minus, Real c_plus, Real s_minus, Real s_plus) const {
+    if constexpr (c_is_i)
+      return heat_update(centre, c_minus, c_plus, s_minus, s_plus, alpha);
+    else
+      return heat_update(centre, s_minus, s_plus, c_minus, c_plus, alpha);
+  }
+  KOKKOS_FORCEINLINE_FUNCTION static void push(Real (&rows)[3], Real value) {
+    rows[0] = rows[1];
+    rows[1] = rows[2];
+    rows[2] = value;
+  }
+
+  // The team's part: written columns [c0, c1) and rows [s0, s1).
+  struct Part {
+    int c0, c1, s0, s1;
+  };
+
+  // Before the first row: read rows r0 .. r0 + ahead - 1 of the column.
+  KOKKOS_FORCEINLINE_FUNCTION void start(Column& col, int c, int r0, int r1) const {
+    col = Column{};
+    CFD_UNROLL
+    for (int a = 0; a < ahead; ++a) col.read[a] = r0 + a < r1 ? load(c, r0 + a) : Real(0);
+  }
+  // Start of row r: share the newest row of each level below the last.
+  KOKKOS_FORCEINLINE_FUNCTION void share(const Column& col, const Exchange& exchange, int q, int r) const {
+    CFD_UNROLL
+    for (int t = 0; t < MaxSteps; ++t)
+      if (t < steps) exchange(r & 1, t, q) = col.rows[t][2];
+  }
+  // The rest of row r: level 0 takes the point of row r, row r + ahead is
+  // read, level t computes its row r - t, and the last level's row is
+  // written if it is the team's.
+  KOKKOS_FORCEINLINE_FUNCTION void advance(Column& col, const Exchange& exchange, const Part& part, int q, int c, int r,
+                                           int r1) const {
+    const int west = q > 0 ? q - 1 : q, east = q + 1 < columns ? q + 1 : q;  // the edge columns' results are not used
+    const bool c_updated = c >= update_begin[0] && c < update_end[0];
+    push(col.rows[0], col.read[0]);
+    CFD_UNROLL
+    for (int a = 0; a + 1 < ahead; ++a) col.read[a] = col.read[a + 1];
+    col.read[ahead - 1] = r + ahead < r1 ? load(c, r + ahead) : Real(0);
+    CFD_UNROLL
+    for (int t = 1; t <= MaxSteps && t <= steps; ++t) {
+      const Real(&below)[3] = col.rows[t - 1];  // level t - 1, rows r - t - 1 .. r - t + 1
+      const int s = r - t;
+      Real value = below[1];
+      if (c_updated && s >= update_begin[1] && s < update_end[1])
+        value = update(below[1], exchange(r & 1, t - 1, west), exchange(r & 1, t - 1, east), below[0], below[2]);
+      if (t < steps) {
+        push(col.rows[t < MaxSteps ? t : MaxSteps - 1], value);  // t < MaxSteps here; the bound is for the compiler
+      } else if (c >= part.c0 && c < part.c1 && s >= part.s0 && s < part.s1) {
+        store(c, s, value);
+      }
+    }
+  }
+
+  KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
+    const int tc = team.league_rank() % tiles_c, ts = team.league_rank() / tiles_c;
+    const int width = columns - 2 * steps;
+    Part part;
+    part.c0 = write_begin[0] + tc * width;
+    part.c1 = part.c0 + width < write_end[0] ? part.c0 + width : write_end[0];
+    part.s0 = write_begin[1] + ts * rows;
+    part.s1 = part.s0 + rows < write_end[1] ? part.s0 + rows : write_end[1];
+    const int first = part.c0 - steps;
+    // Rows [r0, r1) enter level 0; the last level then ends at row s1 - 1.
+    const int r0 = part.s0 - steps > 0 ? part.s0 - steps : 0, r1 = part.s1 + steps;
+    const Exchange exchange(team.team_scratch(0), 2, MaxSteps, columns);
+    if constexpr (host) {
+      const Columns state(team.team_scratch(0), columns);
+      for (int q = 0; q < columns; ++q) start(state(q), first + q, r0, r1);
+      for (int r = r0; r < r1; ++r) {
+        for (int q = 0; q < columns; ++q) share(state(q), exchange, q, r);
+        for (int q = 0; q < columns; ++q) advance(state(q), exchange, part, q, first + q, r, r1);
+      }
+    } else {
+      Column mine;
+      const int q = team.team_rank();
+      start(mine, first + q, r0, r1);
+      for (int r = r0; r < r1; ++r) {
+        share(mine, exchange, q, r);
+        team.team_barrier();
+        advance(mine, exchange, part, q, first + q, r, r1);
+      }
+    }
+  }
+};
+
+// Runs StreamedSteps over the owned interior [w0, w1) with updates allowed in
+// [u0, u1) ((i, j) order, as tiled_steps), `steps` <= 8. A team has `columns`
+// columns and writes `rows` rows; 0 picks the backend's choice: on a GPU 256
+// columns (a thread each) and rows enough for about a thousand teams, at
+// least 64, on a CPU small teams that cross many team edges (tests only).
+template <class Real, class Layout>
+void streamed_steps(const Field<Real, Layout>& now, const Field<Real, Layout>& next, Real alpha, int steps,
+                    const int (&w0)[2], const int (&w1)[2], const int (&u0)[2], const int (&u1)[2], int columns = 0,
+                    int rows = 0) {
+  if (steps > 8) throw std::logic_error("diffusion: streamed passes take at most 8 steps");
+  if (w0[0] >= w1[0] || w0[1] >= w1[1] || steps < 1) return;
+  constexpr bool host = std::is_same_v<ExecSpace, HostSpace>;
+  constexpr int c = std::is_same_v<Layout, Kokkos::LayoutLeft> ? 0 : 1, s = 1 - c;
+  if (columns == 0) columns = host ? 24 : 256;
+  if (columns <= 2 * steps) throw std::logic_error("diffusion: a streamed team needs more than 2 x steps columns");
+  const int width = columns - 2 * steps, tiles_c = (w1[c] - w0[c] + width - 1) / width, length = w1[s] - w0[s];
+  if (rows == 0) {
+    rows = host ? 40 : 512;
+    while (!host && rows > 64 && long(tiles_c) * ((length + rows - 1) / rows) < 1024) rows /= 2;
+  }
+  const int teams = tiles_c * ((length + rows - 1) / rows);
+  const auto launch = [&](auto max_steps) {
+    using Steps = StreamedSteps<Real, Layout, decltype(max_steps)::value>;
+    const Steps f{now,
+                  next,
+                  alpha,
+                  steps,
+                  columns,
+                  rows,
+                  tiles_c,
+                  {w0[c], w0[s]},
+                  {w1[c], w1[s]},
+                  {u0[c], u0[s]},
+                  {u1[c], u1[s]},
+                  {static_cast<int>(now.extent(c)), static_cast<int>(now.extent(s))}};
+    Kokkos::TeamPolicy<ExecSpace> policy(teams, host ? 1 : columns);
+    policy.set_scratch_size(0, Kokkos::PerTeam(Steps::scratch_bytes(columns)));
+    Kokkos::parallel_for("diffusion::heat_steps_streamed", policy, f);
+  };
+  if (steps <= 2)
+    launch(std::integral_constant<int, 2>{});
+  else if (steps <= 4)
+    launch(std::integral_constant<int, 4>{});
+  else
+    launch(std::integral_constant<int, 8>{});
+}
+
 }  // namespace cfd::diffusion
