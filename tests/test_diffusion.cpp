@@ -264,9 +264,13 @@ std::vector<double> single_steps(std::vector<double> field, int nx, int ny, int 
 
 // streamed_steps on one block of nx x ny points against single_steps: the
 // points of [w0, w1) bit for bit, every other point of `next` untouched.
+// halo_at_edge: the pass may update the whole allocation (its edge rows and
+// columns are then the outer layer of a halo, updated with neighbours it
+// lacks); single_steps updates [u0, u1) all the same, as the written points
+// are at least `steps` inside.
 template <class Layout>
 void expect_streamed_pass_exact(int nx, int ny, int steps, const int (&w0)[2], const int (&w1)[2], const int (&u0)[2],
-                                const int (&u1)[2], int columns, int rows) {
+                                const int (&u1)[2], int columns, int rows, bool halo_at_edge = false) {
   std::vector<double> start(size_t(nx) * ny);
   for (size_t k = 0; k < start.size(); ++k) start[k] = double((k * 7919) % 1009) / 1009.0;  // a rough field
   const double sentinel = -12345.0;
@@ -276,7 +280,11 @@ void expect_streamed_pass_exact(int nx, int ny, int steps, const int (&w0)[2], c
     for (int i = 0; i < nx; ++i) host_now(i, j) = start[i + size_t(nx) * j];
   Kokkos::deep_copy(now, host_now);
   Kokkos::deep_copy(next, sentinel);
-  streamed_steps<double, Layout>(now, next, 0.1, steps, w0, w1, u0, u1, columns, rows);
+  const int whole0[2] = {0, 0}, whole1[2] = {nx, ny};
+  if (halo_at_edge)
+    streamed_steps<double, Layout>(now, next, 0.1, steps, w0, w1, whole0, whole1, columns, rows);
+  else
+    streamed_steps<double, Layout>(now, next, 0.1, steps, w0, w1, u0, u1, columns, rows);
   auto result = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), next);
   const std::vector<double> expected = single_steps(start, nx, ny, steps, 0.1, u0, u1);
   long wrong = 0, touched = 0;
@@ -291,23 +299,42 @@ void expect_streamed_pass_exact(int nx, int ny, int steps, const int (&w0)[2], c
 }
 }  // namespace
 
-// The GPU's pass of fused steps (StreamedSteps) on one rank's block: with a
-// halo (points updated but not written), with the owned points at the
-// allocation's edge, teams of one written column up to many, rows a team
-// from one up. Each written point is bit for bit `steps` single steps.
+// The GPU's pass of fused steps (StreamedSteps) on one rank's block: with
+// updated points that are not written (a halo), with the owned points at
+// the global edge, with a halo at the allocation's edge (as deep as the
+// steps, and deeper), teams of one written column up to many and the
+// backend's own (0), rows a team from one up; and on tiny blocks, narrower
+// than the steps. Each written point is bit for bit `steps` single steps.
 TEST(Diffusion, StreamedPassesAreSingleSteps) {
   const int nx = 70, ny = 53;
   const int u0[2] = {1, 1}, u1[2] = {nx - 1, ny - 1};
-  for (int steps : {1, 2, 3, 4, 7, 8})
+  for (int steps : {1, 2, 3, 4, 7, 8}) {
+    const auto teams = {std::pair{2 * steps + 1, 1}, std::pair{24, 40}, std::pair{64, 7}, std::pair{0, 0}};
     for (const auto [w0x, w0y, w1x, w1y] : {std::tuple{1, 1, nx - 1, ny - 1}, std::tuple{9, 9, 61, 44},
                                             std::tuple{1, 12, 40, ny - 1}, std::tuple{30, 2, 31, 50}})
-      for (const auto [columns, rows] : {std::pair{2 * steps + 1, 1}, std::pair{24, 40}, std::pair{64, 7}}) {
+      for (const auto [columns, rows] : teams) {
         const int w0[2] = {w0x, w0y}, w1[2] = {w1x, w1y};
         SCOPED_TRACE(testing::Message() << steps << " steps, written [" << w0x << ", " << w1x << ") x [" << w0y << ", "
                                         << w1y << "), teams of " << columns << " columns and " << rows << " rows");
         expect_streamed_pass_exact<Kokkos::LayoutLeft>(nx, ny, steps, w0, w1, u0, u1, columns, rows);
         expect_streamed_pass_exact<Kokkos::LayoutRight>(nx, ny, steps, w0, w1, u0, u1, columns, rows);
       }
+    for (int depth : {steps, 8})
+      for (const auto [columns, rows] : teams) {
+        const int w0[2] = {depth, depth}, w1[2] = {nx - depth, ny - depth};
+        SCOPED_TRACE(testing::Message() << steps << " steps, a halo " << depth
+                                        << " deep at the allocation's edge, teams of " << columns << " columns and "
+                                        << rows << " rows");
+        expect_streamed_pass_exact<Kokkos::LayoutLeft>(nx, ny, steps, w0, w1, u0, u1, columns, rows, true);
+        expect_streamed_pass_exact<Kokkos::LayoutRight>(nx, ny, steps, w0, w1, u0, u1, columns, rows, true);
+      }
+    for (const auto [tx, ty] : {std::pair{3, 4}, std::pair{9, 5}}) {
+      const int w0[2] = {1, 1}, w1[2] = {tx - 1, ty - 1};
+      SCOPED_TRACE(testing::Message() << steps << " steps on " << tx << " x " << ty << " points");
+      expect_streamed_pass_exact<Kokkos::LayoutLeft>(tx, ty, steps, w0, w1, w0, w1, 2 * steps + 1, 1);
+      expect_streamed_pass_exact<Kokkos::LayoutRight>(tx, ty, steps, w0, w1, w0, w1, 0, 0);
+    }
+  }
 }
 
 // Memory, from Kokkos' own allocation events: the solver holds its two

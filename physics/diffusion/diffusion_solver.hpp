@@ -316,7 +316,7 @@ class Solver {
       u0[d] = static_cast<int>(updatable_begin(d));
       u1[d] = static_cast<int>(updatable_end(d));
     }
-    if (streamed_passes_ && k <= 8)
+    if (streamed_passes_ && k <= max_streamed_steps)
       streamed_steps<Real, Layout>(u_, v_, static_cast<Real>(params_.alpha), k, w0, w1, u0, u1);
     else
       tiled_steps<Real, Layout>(u_, v_, static_cast<Real>(params_.alpha), k, w0, w1, u0, u1);

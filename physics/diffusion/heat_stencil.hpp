@@ -50,19 +50,13 @@ struct BaselineStep {
   }
 };
 
-// Interior points in strips: one point of the contiguous index c per thread,
-// each thread owning K consecutive points of the other index s. A thread
-// loads all 3K + 2 values its strip reads before it writes any, so it keeps
-// that many loads in flight. With one point per thread the GPU idles between
-// each load and its use: 74% (FP64) and 44% (FP32) of the copy bandwidth on
-// the H200 at 16384^2, against 94% and 86% in strips of 8
-// (docs/performance.md). Each point's arithmetic is heat_update's, so the
-// results are bit for bit those of InteriorStep.
-template <class Real, class Layout, int K = 8>
-struct InteriorStripStep {
+// The two fields of a step addressed by (c, s): c the contiguous index (i in
+// LayoutLeft, j in LayoutRight), s the other, as the kernels that give each
+// thread a line of the contiguous index walk them.
+template <class Real, class Layout>
+struct ColumnsAndRows {
   Field<Real, Layout> now, next;
   Real alpha;
-  long s_begin, s_end;  // interior range of the strip index s
   static constexpr bool c_is_i = std::is_same_v<Layout, Kokkos::LayoutLeft>;
 
   KOKKOS_FORCEINLINE_FUNCTION Real at(long c, long s) const {
@@ -84,6 +78,23 @@ struct InteriorStripStep {
     else
       return heat_update(centre, s_minus, s_plus, c_minus, c_plus, alpha);
   }
+};
+
+// Interior points in strips: one point of the contiguous index c per thread,
+// each thread owning K consecutive points of the other index s. A thread
+// loads all 3K + 2 values its strip reads before it writes any, so it keeps
+// that many loads in flight. With one point per thread the GPU idles between
+// each load and its use: 74% (FP64) and 44% (FP32) of the copy bandwidth on
+// the H200 at 16384^2, against 94% and 86% in strips of 8
+// (docs/performance.md). Each point's arithmetic is heat_update's, so the
+// results are bit for bit those of InteriorStep.
+template <class Real, class Layout, int K = 8>
+struct InteriorStripStep : ColumnsAndRows<Real, Layout> {
+  using ColumnsAndRows<Real, Layout>::at;
+  using ColumnsAndRows<Real, Layout>::write;
+  using ColumnsAndRows<Real, Layout>::update;
+  long s_begin, s_end;  // interior range of the strip index s
+
   KOKKOS_INLINE_FUNCTION void operator()(const long c, const long strip) const {
     const long s0 = s_begin + strip * K;
     if (s0 + K <= s_end) {
@@ -115,7 +126,7 @@ void step_interior_in_strips(const Field<Real, Layout>& now, const Field<Real, L
   const int strips = (s1 - s0 + K - 1) / K;
   using Policy = Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2, Kokkos::Iterate::Left, Kokkos::Iterate::Left>>;
   Kokkos::parallel_for("diffusion::heat_step_interior", Policy({c0, 0}, {c1, strips}, {128, 1}),
-                       InteriorStripStep<Real, Layout, K>{now, next, alpha, s0, s1});
+                       InteriorStripStep<Real, Layout, K>{{now, next, alpha}, s0, s1});
 }
 
 // Temporal blocking: `steps` updates of the interior in one pass over memory.
@@ -274,25 +285,37 @@ void tiled_steps(const Field<Real, Layout>& now, const Field<Real, Layout>& next
 // shared memory at the start of the row. Those are all values of the
 // previous row, so a row needs one barrier; two buffers alternate, so that a
 // row's values never overwrite ones that a slower thread still reads. The
-// last level is written out. Memory sees each point read and written once
-// per pass; shared memory sees one write and two reads per point and step.
+// last level is written out. Memory sees each point read about once (the
+// 2 x steps columns and rows where teams meet are read by both) and written
+// once per pass; shared memory one write and two reads per point and step.
 //
-// Exactness is TiledSteps': a team of T columns writes the T - 2 steps in
-// its middle, and its rows start `steps` before its first written row (or at
-// the allocation's first row, which is never updated). Points outside the
-// updatable region keep their value at every level. Every updated point is
-// heat_update of the same values as in InteriorStep, so the result is bit for
-// bit that of `steps` single steps. On a CPU a team is one thread that takes
-// its columns in turn (the tests run it there); the CPU's passes use
-// TiledSteps, which suits its caches.
+// Exactness, as in TiledSteps: after t levels only the points at least t
+// columns and rows inside what the team has read can be exact, so a team of
+// T columns writes the T - 2 x steps columns in its middle, and its rows
+// start `steps` before its first written row. Where that is before the
+// allocation's first row, or a team's columns reach past the allocation,
+// the missing neighbours read as 0: the points that use them are within t
+// points of the allocation's edge at level t, which is either the global
+// edge (never updated: exact) or a halo `steps` deep (updated inexactly,
+// never written). Points outside the updatable region keep their value at
+// every level. Every updated point is heat_update of the same values as in
+// InteriorStep, so the result is bit for bit that of `steps` single steps.
+// On a CPU a team is one thread that takes its columns in turn (the tests
+// run it there); the CPU's passes use TiledSteps, which suits its caches.
+// The most steps a streamed pass takes: 8 keeps three rows of 8 levels in a
+// thread's registers (FP64: 48 of them); passes of more take TiledSteps.
+constexpr int max_streamed_steps = 8;
+
 template <class Real, class Layout, int MaxSteps>
-struct StreamedSteps {
+struct StreamedSteps : ColumnsAndRows<Real, Layout> {
+  using ColumnsAndRows<Real, Layout>::at;
+  using ColumnsAndRows<Real, Layout>::write;
+  using ColumnsAndRows<Real, Layout>::update;
   using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
   using Scratch = typename ExecSpace::scratch_memory_space;
   // (buffer, level, column): the values a row shares with its neighbours.
   using Exchange = Kokkos::View<Real***, Kokkos::LayoutRight, Scratch, Kokkos::MemoryUnmanaged>;
   static constexpr bool host = std::is_same_v<ExecSpace, HostSpace>;
-  static constexpr bool c_is_i = std::is_same_v<Layout, Kokkos::LayoutLeft>;
 
   // Rows read ahead of the one that enters level 0: a row's read is used
   // `ahead` rows later, so that the memory's latency (about a microsecond)
@@ -308,8 +331,6 @@ struct StreamedSteps {
   // On a CPU the team's columns live in scratch; a GPU thread's in registers.
   using Columns = Kokkos::View<Column*, Scratch, Kokkos::MemoryUnmanaged>;
 
-  Field<Real, Layout> now, next;
-  Real alpha;
   int steps;
   int columns;  // columns of a team (its threads on a GPU)
   int rows;     // rows a team writes
@@ -324,22 +345,7 @@ struct StreamedSteps {
 
   KOKKOS_FORCEINLINE_FUNCTION Real load(int c, int s) const {
     if (c < 0 || c >= extent[0] || s >= extent[1]) return Real(0);  // never read by a point that is written
-    if constexpr (c_is_i)
-      return now(c, s);
-    else
-      return now(s, c);
-  }
-  KOKKOS_FORCEINLINE_FUNCTION void store(int c, int s, Real value) const {
-    if constexpr (c_is_i)
-      next(c, s) = value;
-    else
-      next(s, c) = value;
-  }
-  KOKKOS_FORCEINLINE_FUNCTION Real update(Real centre, Real c_minus, Real c_plus, Real s_minus, Real s_plus) const {
-    if constexpr (c_is_i)
-      return heat_update(centre, c_minus, c_plus, s_minus, s_plus, alpha);
-    else
-      return heat_update(centre, s_minus, s_plus, c_minus, c_plus, alpha);
+    return at(c, s);
   }
   KOKKOS_FORCEINLINE_FUNCTION static void push(Real (&rows)[3], Real value) {
     rows[0] = rows[1];
@@ -385,7 +391,7 @@ struct StreamedSteps {
       if (t < steps) {
         push(col.rows[t < MaxSteps ? t : MaxSteps - 1], value);  // t < MaxSteps here; the bound is for the compiler
       } else if (c >= part.c0 && c < part.c1 && s >= part.s0 && s < part.s1) {
-        store(c, s, value);
+        write(c, s, value);
       }
     }
   }
@@ -404,11 +410,18 @@ struct StreamedSteps {
     const Exchange exchange(team.team_scratch(0), 2, MaxSteps, columns);
     if constexpr (host) {
       const Columns state(team.team_scratch(0), columns);
+      // The columns in an order a GPU's threads may take too: the even ones
+      // finish a row and share the next before the odd ones finish the row.
+      // With one buffer instead of two, the odd columns would then read the
+      // next row's values (the tests would fail).
       for (int q = 0; q < columns; ++q) start(state(q), first + q, r0, r1);
-      for (int r = r0; r < r1; ++r) {
-        for (int q = 0; q < columns; ++q) share(state(q), exchange, q, r);
-        for (int q = 0; q < columns; ++q) advance(state(q), exchange, part, q, first + q, r, r1);
-      }
+      for (int q = 0; q < columns; ++q) share(state(q), exchange, q, r0);
+      for (int r = r0; r < r1; ++r)
+        for (int odd = 0; odd < 2; ++odd)
+          for (int q = odd; q < columns; q += 2) {
+            advance(state(q), exchange, part, q, first + q, r, r1);
+            if (r + 1 < r1) share(state(q), exchange, q, r + 1);
+          }
     } else {
       Column mine;
       const int q = team.team_rank();
@@ -423,7 +436,9 @@ struct StreamedSteps {
 };
 
 // Runs StreamedSteps over the owned interior [w0, w1) with updates allowed in
-// [u0, u1) ((i, j) order, as tiled_steps), `steps` <= 8. A team has `columns`
+// [u0, u1) ((i, j) order, as tiled_steps), `steps` <= 8; kernels of 2, 4
+// and 8 levels serve passes of up to that many steps (5 steps take the
+// 8-level kernel and its registers). A team has `columns`
 // columns and writes `rows` rows; 0 picks the backend's choice: on a GPU 256
 // columns (a thread each) and rows enough for about a thousand teams, at
 // least 64, on a CPU small teams that cross many team edges (tests only).
@@ -431,7 +446,7 @@ template <class Real, class Layout>
 void streamed_steps(const Field<Real, Layout>& now, const Field<Real, Layout>& next, Real alpha, int steps,
                     const int (&w0)[2], const int (&w1)[2], const int (&u0)[2], const int (&u1)[2], int columns = 0,
                     int rows = 0) {
-  if (steps > 8) throw std::logic_error("diffusion: streamed passes take at most 8 steps");
+  if (steps > max_streamed_steps) throw std::logic_error("diffusion: too many steps for a streamed pass");
   if (w0[0] >= w1[0] || w0[1] >= w1[1] || steps < 1) return;
   constexpr bool host = std::is_same_v<ExecSpace, HostSpace>;
   constexpr int c = std::is_same_v<Layout, Kokkos::LayoutLeft> ? 0 : 1, s = 1 - c;
@@ -445,9 +460,7 @@ void streamed_steps(const Field<Real, Layout>& now, const Field<Real, Layout>& n
   const int teams = tiles_c * ((length + rows - 1) / rows);
   const auto launch = [&](auto max_steps) {
     using Steps = StreamedSteps<Real, Layout, decltype(max_steps)::value>;
-    const Steps f{now,
-                  next,
-                  alpha,
+    const Steps f{{now, next, alpha},
                   steps,
                   columns,
                   rows,
@@ -457,8 +470,13 @@ void streamed_steps(const Field<Real, Layout>& now, const Field<Real, Layout>& n
                   {u0[c], u0[s]},
                   {u1[c], u1[s]},
                   {static_cast<int>(now.extent(c)), static_cast<int>(now.extent(s))}};
+    // Shared memory: 2 x 8 levels x 256 columns, 32 KB in FP64.
+    const size_t bytes = Steps::scratch_bytes(columns);
+    if (!host && bytes > static_cast<size_t>(Kokkos::TeamPolicy<ExecSpace>::scratch_size_max(0)))
+      throw std::runtime_error("diffusion: a streamed pass needs " + std::to_string(bytes) +
+                               " bytes of shared memory per block, more than this GPU gives");
     Kokkos::TeamPolicy<ExecSpace> policy(teams, host ? 1 : columns);
-    policy.set_scratch_size(0, Kokkos::PerTeam(Steps::scratch_bytes(columns)));
+    policy.set_scratch_size(0, Kokkos::PerTeam(bytes));
     Kokkos::parallel_for("diffusion::heat_steps_streamed", policy, f);
   };
   if (steps <= 2)
@@ -466,7 +484,7 @@ void streamed_steps(const Field<Real, Layout>& now, const Field<Real, Layout>& n
   else if (steps <= 4)
     launch(std::integral_constant<int, 4>{});
   else
-    launch(std::integral_constant<int, 8>{});
+    launch(std::integral_constant<int, max_streamed_steps>{});
 }
 
 }  // namespace cfd::diffusion
