@@ -38,6 +38,17 @@ using PinnedHostMemory = Kokkos::CudaHostPinnedSpace;
 using PinnedHostMemory = Kokkos::HostSpace;
 #endif
 
+// The team scratch (level 0) a kernel may ask for: on a GPU the shared
+// memory Kokkos leaves a block (about 40 KB of 48); on a CPU no bound, as a
+// team's scratch is ordinary memory that Kokkos allocates at any size (its
+// nominal 32 KB limit is not checked).
+inline size_t team_scratch_limit() {
+  if constexpr (std::is_same_v<ExecSpace, HostSpace>)
+    return ~size_t(0);
+  else
+    return static_cast<size_t>(Kokkos::TeamPolicy<ExecSpace>::scratch_size_max(0));
+}
+
 // Initialises Kokkos for the lifetime of the object and finalises it after.
 // libgomp treats an unset OMP_PROC_BIND as false; saying so explicitly only
 // spares users Kokkos 3's warning about it, and a user's own setting wins.

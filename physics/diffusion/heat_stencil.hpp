@@ -238,18 +238,16 @@ void tiled_steps(const Field<Real, Layout>& now, const Field<Real, Layout>& next
   // GPU: 64 x 32 points (the contiguous index first), 32 vector lanes and 8
   // lines at a time; CPU: 256 x 64, a few hundred KB, in the core's L2.
   // Deep fusion on a GPU halves the tile (across to 8, along to 32, then
-  // across to 2: 16 FP64 steps) until the two buffers fit the shared memory a block may have (about 40 KB that Kokkos
-  // leaves of 48). A CPU team's scratch is ordinary memory that Kokkos
-  // allocates per thread at any size (its nominal 32 KB limit is not checked).
+  // across to 2: 16 FP64 steps) until the two buffers fit the shared memory
+  // a block may have (team_scratch_limit).
   constexpr bool host = std::is_same_v<ExecSpace, HostSpace>;
   int along = host ? 256 : 64, across = host ? 64 : 32;
   const auto bytes = [&] {
     return Steps::scratch_bytes(Steps::i_contiguous ? along : across, Steps::i_contiguous ? across : along, steps);
   };
-  while (!host && bytes() > static_cast<size_t>(Kokkos::TeamPolicy<ExecSpace>::scratch_size_max(0)) &&
-         (across > 2 || along > 32))
+  while (bytes() > team_scratch_limit() && (across > 2 || along > 32))
     (across > 8 || along == 32 ? across : along) /= 2;
-  if (!host && bytes() > static_cast<size_t>(Kokkos::TeamPolicy<ExecSpace>::scratch_size_max(0)))
+  if (bytes() > team_scratch_limit())
     throw std::runtime_error("diffusion: " + std::to_string(steps) +
                              " fused steps need more shared memory than a GPU block has, even on the smallest "
                              "tile; choose fewer diffusion.fused_steps");
@@ -472,7 +470,7 @@ void streamed_steps(const Field<Real, Layout>& now, const Field<Real, Layout>& n
                   {static_cast<int>(now.extent(c)), static_cast<int>(now.extent(s))}};
     // Shared memory: 2 x 8 levels x 256 columns, 32 KB in FP64.
     const size_t bytes = Steps::scratch_bytes(columns);
-    if (!host && bytes > static_cast<size_t>(Kokkos::TeamPolicy<ExecSpace>::scratch_size_max(0)))
+    if (bytes > team_scratch_limit())
       throw std::runtime_error("diffusion: a streamed pass needs " + std::to_string(bytes) +
                                " bytes of shared memory per block, more than this GPU gives");
     Kokkos::TeamPolicy<ExecSpace> policy(teams, host ? 1 : columns);

@@ -218,7 +218,7 @@ Real fused_stage(const Array3<Real>& u_base, const Array3<Real>& u_in, const Arr
   if (begin[0] >= end[0] || begin[1] >= end[1]) return bound;
   constexpr int tile_i = Stage::tile_i, tile_j = Stage::tile_j;
   const size_t bytes = Stage::scratch_bytes(tile_i, tile_j);
-  if (!Stage::host && bytes > static_cast<size_t>(Kokkos::TeamPolicy<ExecSpace>::scratch_size_max(0)))
+  if (bytes > team_scratch_limit())
     throw std::runtime_error("euler2d: the fused stage needs " + std::to_string(bytes) +
                              " bytes of shared memory per block, more than this GPU gives; set "
                              "euler2d.fused_stage: false");

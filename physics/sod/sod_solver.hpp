@@ -660,8 +660,7 @@ class Solver {
     // Every node the tube's stencil updates within the allocation: the halo too.
     const int u0 = int(std::max<long>(1, 1 - first)), u1 = int(std::min<long>(grid_.extent(0) - 1, p_.nx - 1 - first));
     const int w0 = int(grid_.begin(0)), w1 = int(grid_.end(0));
-    const size_t scratch_max = Steps::gpu ? size_t(Kokkos::TeamPolicy<ExecSpace>::scratch_size_max(0)) : ~size_t(0);
-    const int tile = Steps::tile_for(w1 - w0, k, scratch_max);
+    const int tile = Steps::tile_for(w1 - w0, k, team_scratch_limit());
     const Steps f{q_,
                   q2_,
                   gas_,
@@ -678,7 +677,7 @@ class Solver {
                   local(p_.nx - 1),
                   p_.boundary == BoundaryKind::reflecting};
     const size_t bytes = Steps::scratch_bytes(tile, k);
-    if (bytes > scratch_max)
+    if (bytes > team_scratch_limit())
       throw std::runtime_error("sod: " + std::to_string(k) +
                                " fused steps need more shared memory than a GPU block has; choose fewer "
                                "sod.fused_steps");
