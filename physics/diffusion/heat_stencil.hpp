@@ -270,6 +270,10 @@ void tiled_steps(const Field<Real, Layout>& now, const Field<Real, Layout>& next
   Kokkos::parallel_for("diffusion::heat_steps_tiled", policy, f);
 }
 
+// The most steps a streamed pass takes: 8 keeps three rows of 8 levels in a
+// thread's registers (FP64: 48 of them); passes of more take TiledSteps.
+constexpr int max_streamed_steps = 8;
+
 // Temporal blocking for GPUs, streamed along one index ("2.5D" blocking).
 // TiledSteps passes over its tile in shared memory once per sub-step, with a
 // barrier each time and a margin that grows with the steps: on a GPU that is
@@ -300,10 +304,6 @@ void tiled_steps(const Field<Real, Layout>& now, const Field<Real, Layout>& next
 // InteriorStep, so the result is bit for bit that of `steps` single steps.
 // On a CPU a team is one thread that takes its columns in turn (the tests
 // run it there); the CPU's passes use TiledSteps, which suits its caches.
-// The most steps a streamed pass takes: 8 keeps three rows of 8 levels in a
-// thread's registers (FP64: 48 of them); passes of more take TiledSteps.
-constexpr int max_streamed_steps = 8;
-
 template <class Real, class Layout, int MaxSteps>
 struct StreamedSteps : ColumnsAndRows<Real, Layout> {
   using ColumnsAndRows<Real, Layout>::at;
@@ -436,10 +436,10 @@ struct StreamedSteps : ColumnsAndRows<Real, Layout> {
 // Runs StreamedSteps over the owned interior [w0, w1) with updates allowed in
 // [u0, u1) ((i, j) order, as tiled_steps), `steps` <= 8; kernels of 2, 4
 // and 8 levels serve passes of up to that many steps (5 steps take the
-// 8-level kernel and its registers). A team has `columns`
-// columns and writes `rows` rows; 0 picks the backend's choice: on a GPU 256
-// columns (a thread each) and rows enough for about a thousand teams, at
-// least 64, on a CPU small teams that cross many team edges (tests only).
+// 8-level kernel and its registers). A team has `columns` columns and
+// writes `rows` rows; 0 picks the backend's choice: on a GPU 256 columns (a
+// thread each) and rows enough for about a thousand teams, at least 64, on
+// a CPU small teams that cross many team edges (tests only).
 template <class Real, class Layout>
 void streamed_steps(const Field<Real, Layout>& now, const Field<Real, Layout>& next, Real alpha, int steps,
                     const int (&w0)[2], const int (&w1)[2], const int (&u0)[2], const int (&u1)[2], int columns = 0,
