@@ -306,14 +306,15 @@ constexpr int max_streamed_steps = 8;
 // run it there); the CPU's passes use TiledSteps, which suits its caches.
 template <class Real, class Layout, int MaxSteps>
 struct StreamedSteps : ColumnsAndRows<Real, Layout> {
-  using ColumnsAndRows<Real, Layout>::at;
-  using ColumnsAndRows<Real, Layout>::write;
   using ColumnsAndRows<Real, Layout>::update;
   using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
   using Scratch = typename ExecSpace::scratch_memory_space;
   // (buffer, level, column): the values a row shares with its neighbours.
   using Exchange = Kokkos::View<Real***, Kokkos::LayoutRight, Scratch, Kokkos::MemoryUnmanaged>;
   static constexpr bool host = std::is_same_v<ExecSpace, HostSpace>;
+  // A GPU team's columns (its threads): with the width a constant, each
+  // level's shared values are a fixed offset from a thread's address.
+  static constexpr int gpu_columns = 256;
 
   // Rows read ahead of the one that enters level 0: a row's read is used
   // `ahead` rows later, so that the memory's latency (about a microsecond)
@@ -336,61 +337,108 @@ struct StreamedSteps : ColumnsAndRows<Real, Layout> {
   // In (c, s) order: the points written, the points that may be updated
   // (the owned interior and the halo) and the allocation.
   int write_begin[2], write_end[2], update_begin[2], update_end[2], extent[2];
+  long now_row, next_row;  // the distance in memory from row s to row s + 1 of now and of next
 
   static size_t scratch_bytes(int columns) {
     return Exchange::shmem_size(2, MaxSteps, columns) + (host ? Columns::shmem_size(columns) : 0);
   }
 
-  KOKKOS_FORCEINLINE_FUNCTION Real load(int c, int s) const {
-    if (c < 0 || c >= extent[0] || s >= extent[1]) return Real(0);  // never read by a point that is written
-    return at(c, s);
+  // The team's part: written columns [c0, c1) and rows [s0, s1); rows
+  // [r0, r1) enter level 0, those below `readable` from memory.
+  struct Part {
+    int c0, c1, s0, s1, r0, r1, readable;
+  };
+  // What a column of the team needs to know about itself, worked out once
+  // per team on a GPU (per row and column on a CPU, where it is cheap).
+  struct Lane {
+    int q, west, east;            // its place in the team, and its neighbours' (an edge's own)
+    bool updated, read, written;  // whether its points may be updated, exist, are the team's to write
+    const Real* source;           // its point of row 0 in now
+    Real* target;                 // and in next
+  };
+  KOKKOS_FORCEINLINE_FUNCTION Lane lane(const Part& part, int q) const {
+    const int c = part.c0 - steps + q;
+    Lane l;
+    l.q = q;
+    l.west = q > 0 ? q - 1 : q;  // the edge columns' results are not used
+    l.east = q + 1 < columns ? q + 1 : q;
+    l.updated = c >= update_begin[0] && c < update_end[0];
+    l.read = c >= 0 && c < extent[0];
+    l.written = c >= part.c0 && c < part.c1;
+    l.source = this->now.data() + (l.read ? c : 0);  // c is the unit-stride index
+    l.target = this->next.data() + (l.read ? c : 0);
+    return l;
+  }
+  // Row s of the column; 0 beyond what exists (never read by a written point).
+  KOKKOS_FORCEINLINE_FUNCTION Real load(const Lane& l, const Part& part, int s) const {
+    return l.read && s < part.readable ? l.source[s * now_row] : Real(0);
   }
   KOKKOS_FORCEINLINE_FUNCTION static void push(Real (&rows)[3], Real value) {
     rows[0] = rows[1];
     rows[1] = rows[2];
     rows[2] = value;
   }
-
-  // The team's part: written columns [c0, c1) and rows [s0, s1).
-  struct Part {
-    int c0, c1, s0, s1;
-  };
+  // Columns between levels in the shared buffer: Width when it is known at
+  // compile time, otherwise (Width 0) the team's.
+  template <int Width>
+  KOKKOS_FORCEINLINE_FUNCTION int level_stride() const {
+    return Width > 0 ? Width : columns;
+  }
+  // The half of the shared buffer that row r uses.
+  template <int Width>
+  KOKKOS_FORCEINLINE_FUNCTION Real* row_buffer(Real* shared, int r) const {
+    return shared + (r & 1) * MaxSteps * level_stride<Width>();
+  }
 
   // Before the first row: read rows r0 .. r0 + ahead - 1 of the column.
-  KOKKOS_FORCEINLINE_FUNCTION void start(Column& col, int c, int r0, int r1) const {
+  KOKKOS_FORCEINLINE_FUNCTION void start(Column& col, const Lane& l, const Part& part) const {
     col = Column{};
     CFD_UNROLL
-    for (int a = 0; a < ahead; ++a) col.read[a] = r0 + a < r1 ? load(c, r0 + a) : Real(0);
+    for (int a = 0; a < ahead; ++a) col.read[a] = load(l, part, part.r0 + a);
   }
-  // Start of row r: share the newest row of each level below the last.
-  KOKKOS_FORCEINLINE_FUNCTION void share(const Column& col, const Exchange& exchange, int q, int r) const {
+  // Start of a row: share the newest row of each level below the last.
+  template <int Width>
+  KOKKOS_FORCEINLINE_FUNCTION void share(const Column& col, const Lane& l, Real* buffer) const {
     CFD_UNROLL
     for (int t = 0; t < MaxSteps; ++t)
-      if (t < steps) exchange(r & 1, t, q) = col.rows[t][2];
+      if (t < steps) buffer[t * level_stride<Width>() + l.q] = col.rows[t][2];
   }
   // The rest of row r: level 0 takes the point of row r, row r + ahead is
   // read, level t computes its row r - t, and the last level's row is
   // written if it is the team's.
-  KOKKOS_FORCEINLINE_FUNCTION void advance(Column& col, const Exchange& exchange, const Part& part, int q, int c, int r,
-                                           int r1) const {
-    const int west = q > 0 ? q - 1 : q, east = q + 1 < columns ? q + 1 : q;  // the edge columns' results are not used
-    const bool c_updated = c >= update_begin[0] && c < update_end[0];
+  template <int Width>
+  KOKKOS_FORCEINLINE_FUNCTION void advance(Column& col, const Lane& l, const Part& part, const Real* buffer,
+                                           int r) const {
     push(col.rows[0], col.read[0]);
     CFD_UNROLL
     for (int a = 0; a + 1 < ahead; ++a) col.read[a] = col.read[a + 1];
-    col.read[ahead - 1] = r + ahead < r1 ? load(c, r + ahead) : Real(0);
+    col.read[ahead - 1] = load(l, part, r + ahead);
     CFD_UNROLL
     for (int t = 1; t <= MaxSteps && t <= steps; ++t) {
       const Real(&below)[3] = col.rows[t - 1];  // level t - 1, rows r - t - 1 .. r - t + 1
       const int s = r - t;
       Real value = below[1];
-      if (c_updated && s >= update_begin[1] && s < update_end[1])
-        value = update(below[1], exchange(r & 1, t - 1, west), exchange(r & 1, t - 1, east), below[0], below[2]);
-      if (t < steps) {
-        push(col.rows[t < MaxSteps ? t : MaxSteps - 1], value);  // t < MaxSteps here; the bound is for the compiler
-      } else if (c >= part.c0 && c < part.c1 && s >= part.s0 && s < part.s1) {
-        write(c, s, value);
+      if (l.updated && s >= update_begin[1] && s < update_end[1]) {
+        const Real* level = buffer + (t - 1) * level_stride<Width>();
+        value = update(below[1], level[l.west], level[l.east], below[0], below[2]);
       }
+      if (t < steps)
+        push(col.rows[t < MaxSteps ? t : MaxSteps - 1], value);  // t < MaxSteps here; the bound is for the compiler
+      else if (l.written && s >= part.s0 && s < part.s1)
+        l.target[s * next_row] = value;
+    }
+  }
+
+  // A GPU thread's column through the team's rows, one barrier a row.
+  template <int Width>
+  KOKKOS_FORCEINLINE_FUNCTION void stream(const Member& team, const Part& part, Real* shared) const {
+    const Lane l = lane(part, team.team_rank());
+    Column mine;
+    start(mine, l, part);
+    for (int r = part.r0; r < part.r1; ++r) {
+      share<Width>(mine, l, row_buffer<Width>(shared, r));
+      team.team_barrier();
+      advance<Width>(mine, l, part, row_buffer<Width>(shared, r), r);
     }
   }
 
@@ -402,33 +450,30 @@ struct StreamedSteps : ColumnsAndRows<Real, Layout> {
     part.c1 = part.c0 + width < write_end[0] ? part.c0 + width : write_end[0];
     part.s0 = write_begin[1] + ts * rows;
     part.s1 = part.s0 + rows < write_end[1] ? part.s0 + rows : write_end[1];
-    const int first = part.c0 - steps;
-    // Rows [r0, r1) enter level 0; the last level then ends at row s1 - 1.
-    const int r0 = part.s0 - steps > 0 ? part.s0 - steps : 0, r1 = part.s1 + steps;
+    // The last level ends at row s1 - 1 when row s1 - 1 + steps enters.
+    part.r0 = part.s0 - steps > 0 ? part.s0 - steps : 0;
+    part.r1 = part.s1 + steps;
+    part.readable = part.r1 < extent[1] ? part.r1 : extent[1];
     const Exchange exchange(team.team_scratch(0), 2, MaxSteps, columns);
+    Real* const shared = exchange.data();
     if constexpr (host) {
       const Columns state(team.team_scratch(0), columns);
       // The columns in an order a GPU's threads may take too: the even ones
       // finish a row and share the next before the odd ones finish the row.
       // With one buffer instead of two, the odd columns would then read the
       // next row's values (the tests would fail).
-      for (int q = 0; q < columns; ++q) start(state(q), first + q, r0, r1);
-      for (int q = 0; q < columns; ++q) share(state(q), exchange, q, r0);
-      for (int r = r0; r < r1; ++r)
+      for (int q = 0; q < columns; ++q) start(state(q), lane(part, q), part);
+      for (int q = 0; q < columns; ++q) share<0>(state(q), lane(part, q), row_buffer<0>(shared, part.r0));
+      for (int r = part.r0; r < part.r1; ++r)
         for (int odd = 0; odd < 2; ++odd)
           for (int q = odd; q < columns; q += 2) {
-            advance(state(q), exchange, part, q, first + q, r, r1);
-            if (r + 1 < r1) share(state(q), exchange, q, r + 1);
+            advance<0>(state(q), lane(part, q), part, row_buffer<0>(shared, r), r);
+            if (r + 1 < part.r1) share<0>(state(q), lane(part, q), row_buffer<0>(shared, r + 1));
           }
+    } else if (columns == gpu_columns) {
+      stream<gpu_columns>(team, part, shared);
     } else {
-      Column mine;
-      const int q = team.team_rank();
-      start(mine, first + q, r0, r1);
-      for (int r = r0; r < r1; ++r) {
-        share(mine, exchange, q, r);
-        team.team_barrier();
-        advance(mine, exchange, part, q, first + q, r, r1);
-      }
+      stream<0>(team, part, shared);  // other widths (the tests')
     }
   }
 };
@@ -448,7 +493,9 @@ void streamed_steps(const Field<Real, Layout>& now, const Field<Real, Layout>& n
   if (w0[0] >= w1[0] || w0[1] >= w1[1] || steps < 1) return;
   constexpr bool host = std::is_same_v<ExecSpace, HostSpace>;
   constexpr int c = std::is_same_v<Layout, Kokkos::LayoutLeft> ? 0 : 1, s = 1 - c;
-  if (columns == 0) columns = host ? 24 : 256;
+  if (columns == 0) columns = host ? 24 : StreamedSteps<Real, Layout, 2>::gpu_columns;
+  if (now.stride(c) != 1 || next.stride(c) != 1)
+    throw std::logic_error("diffusion: a streamed pass needs the contiguous index at unit stride");
   if (columns <= 2 * steps) throw std::logic_error("diffusion: a streamed team needs more than 2 x steps columns");
   const int width = columns - 2 * steps, tiles_c = (w1[c] - w0[c] + width - 1) / width, length = w1[s] - w0[s];
   if (rows == 0) {
@@ -467,7 +514,9 @@ void streamed_steps(const Field<Real, Layout>& now, const Field<Real, Layout>& n
                   {w1[c], w1[s]},
                   {u0[c], u0[s]},
                   {u1[c], u1[s]},
-                  {static_cast<int>(now.extent(c)), static_cast<int>(now.extent(s))}};
+                  {static_cast<int>(now.extent(c)), static_cast<int>(now.extent(s))},
+                  static_cast<long>(now.stride(s)),
+                  static_cast<long>(next.stride(s))};
     // Shared memory: 2 x 8 levels x 256 columns, 32 KB in FP64.
     const size_t bytes = Steps::scratch_bytes(columns);
     if (bytes > team_scratch_limit())
