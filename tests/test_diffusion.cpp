@@ -302,13 +302,14 @@ void expect_streamed_pass_exact(int nx, int ny, int steps, const int (&w0)[2], c
 // The GPU's pass of fused steps (StreamedSteps) on one rank's block: with
 // updated points that are not written (a halo), with the owned points at
 // the global edge, with a halo at the allocation's edge (as deep as the
-// steps, and deeper), teams of one written column up to many and the
+// steps, and deeper), with an updatable region well inside the allocation (and a written ring
+// around it that is not updated), teams of one written column up to many and the
 // backend's own (0), rows a team from one up; and on tiny blocks, narrower
 // than the steps. Each written point is bit for bit `steps` single steps.
 TEST(Diffusion, StreamedPassesAreSingleSteps) {
   const int nx = 70, ny = 53;
   const int u0[2] = {1, 1}, u1[2] = {nx - 1, ny - 1};
-  for (int steps : {1, 2, 3, 4, 7, 8}) {
+  for (int steps : {1, 2, 3, 4, 5, 6, 7, 8}) {
     const auto teams = {std::pair{2 * steps + 1, 1}, std::pair{24, 40}, std::pair{64, 7}, std::pair{0, 0}};
     for (const auto [w0x, w0y, w1x, w1y] : {std::tuple{1, 1, nx - 1, ny - 1}, std::tuple{9, 9, 61, 44},
                                             std::tuple{1, 12, 40, ny - 1}, std::tuple{30, 2, 31, 50}})
@@ -328,6 +329,17 @@ TEST(Diffusion, StreamedPassesAreSingleSteps) {
         expect_streamed_pass_exact<Kokkos::LayoutLeft>(nx, ny, steps, w0, w1, u0, u1, columns, rows, true);
         expect_streamed_pass_exact<Kokkos::LayoutRight>(nx, ny, steps, w0, w1, u0, u1, columns, rows, true);
       }
+    // An updatable region well inside the allocation, written with a ring
+    // of points around it that are not updated (they keep their values at
+    // every level): the rows without checks must start and stop where the
+    // updatable rows do.
+    for (const auto [columns, rows] : teams) {
+      const int v0[2] = {4, 5}, v1[2] = {nx - 9, ny - 8}, w0[2] = {2, 2}, w1[2] = {nx - 6, ny - 5};
+      SCOPED_TRACE(testing::Message() << steps << " steps, updatable [4, " << nx - 9 << ") x [5, " << ny - 8
+                                      << "), teams of " << columns << " columns and " << rows << " rows");
+      expect_streamed_pass_exact<Kokkos::LayoutLeft>(nx, ny, steps, w0, w1, v0, v1, columns, rows);
+      expect_streamed_pass_exact<Kokkos::LayoutRight>(nx, ny, steps, w0, w1, v0, v1, columns, rows);
+    }
     for (const auto [tx, ty] : {std::pair{3, 4}, std::pair{9, 5}}) {
       const int w0[2] = {1, 1}, w1[2] = {tx - 1, ty - 1};
       SCOPED_TRACE(testing::Message() << steps << " steps on " << tx << " x " << ty << " points");

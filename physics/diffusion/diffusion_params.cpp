@@ -82,7 +82,7 @@ std::vector<KeySpec> keys() {
        "1",
        "explicit scheme: steps per pass over memory (temporal blocking), with the same bits as one step at a time: "
        "on a CPU each tile takes this many steps in the cache before it is written back, on a GPU each column streams "
-       "through that many levels held in registers (best 4 on an H200; 9 to 16 take tiles in shared memory, slower "
+       "through that many levels held in registers (best 8 on an H200; 9 to 16 take tiles in shared memory, slower "
        "than one step); on several ranks the halo is this deep and is exchanged once per pass; a run with output or "
        "checkpoint times (rather than step counts) takes its steps one at a time; diffusion.iteration does not apply "
        "to a pass",

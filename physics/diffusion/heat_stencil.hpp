@@ -288,23 +288,30 @@ constexpr int max_streamed_steps = 8;
 // previous row, so a row needs one barrier; two buffers alternate, so that a
 // row's values never overwrite ones that a slower thread still reads. The
 // last level is written out. Memory sees each point read about once (the
-// 2 x steps columns and rows where teams meet are read by both) and written
+// 2 x Steps columns and rows where teams meet are read by both) and written
 // once per pass; shared memory one write and two reads per point and step.
 //
 // Exactness, as in TiledSteps: after t levels only the points at least t
 // columns and rows inside what the team has read can be exact, so a team of
-// T columns writes the T - 2 x steps columns in its middle, and its rows
-// start `steps` before its first written row. Where that is before the
+// T columns writes the T - 2 x Steps columns in its middle, and its rows
+// start Steps before its first written row. Where that is before the
 // allocation's first row, or a team's columns reach past the allocation,
 // the missing neighbours read as 0: the points that use them are within t
 // points of the allocation's edge at level t, which is either the global
-// edge (never updated: exact) or a halo `steps` deep (updated inexactly,
+// edge (never updated: exact) or a halo Steps deep (updated inexactly,
 // never written). Points outside the updatable region keep their value at
 // every level. Every updated point is heat_update of the same values as in
-// InteriorStep, so the result is bit for bit that of `steps` single steps.
+// InteriorStep, so the result is bit for bit that of Steps single steps.
+//
+// The pass is bound by the instructions it issues, not by memory, so its
+// count of steps is a template argument (no test of it per level), and the
+// rows of a team whose every level is inside the updatable region, whose
+// read-ahead exists and whose last level is written (all but a few at its
+// ends, on all teams but those at the edges of the updatable columns) take
+// a path without the checks, in turns of three rows (see Column).
 // On a CPU a team is one thread that takes its columns in turn (the tests
 // run it there); the CPU's passes use TiledSteps, which suits its caches.
-template <class Real, class Layout, int MaxSteps>
+template <class Real, class Layout, int Steps>
 struct StreamedSteps : ColumnsAndRows<Real, Layout> {
   using ColumnsAndRows<Real, Layout>::update;
   using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
@@ -319,18 +326,22 @@ struct StreamedSteps : ColumnsAndRows<Real, Layout> {
   // Rows read ahead of the one that enters level 0: a row's read is used
   // `ahead` rows later, so that the memory's latency (about a microsecond)
   // is not waited for at every row.
-  static constexpr int ahead = 4;
+  static constexpr int ahead = 3;
   // What a column keeps from row to row: the last three rows of each level
-  // below the last (rows[t][2] the newest) and the points read ahead
-  // (read[0] the next to enter level 0).
+  // below the last, and the rows read ahead. Both are rings of three slots
+  // rather than queues that shift: level t's row x is in slot
+  // (x + t - r0) % 3 and the read row x in slot (x - r0) % 3, so that row r
+  // puts its new values, at every level, into the slots of its phase
+  // (r - r0) % 3. A GPU thread takes the rows in turns of three, each
+  // with its phase a constant, and the rows then rotate through registers
+  // by renaming; shifting queues cost two moves per level and row.
   struct Column {
-    Real rows[MaxSteps][3];
+    Real rows[Steps][3];
     Real read[ahead];
   };
   // On a CPU the team's columns live in scratch; a GPU thread's in registers.
   using Columns = Kokkos::View<Column*, Scratch, Kokkos::MemoryUnmanaged>;
 
-  int steps;
   int columns;  // columns of a team (its threads on a GPU)
   int rows;     // rows a team writes
   int tiles_c;  // teams along c
@@ -340,13 +351,15 @@ struct StreamedSteps : ColumnsAndRows<Real, Layout> {
   long now_row, next_row;  // the distance in memory from row s to row s + 1 of now and of next
 
   static size_t scratch_bytes(int columns) {
-    return Exchange::shmem_size(2, MaxSteps, columns) + (host ? Columns::shmem_size(columns) : 0);
+    return Exchange::shmem_size(2, Steps, columns) + (host ? Columns::shmem_size(columns) : 0);
   }
 
   // The team's part: written columns [c0, c1) and rows [s0, s1); rows
-  // [r0, r1) enter level 0, those below `readable` from memory.
+  // [r0, r1) enter level 0, those below `readable` from memory; rows
+  // [f0, f1) take the path without checks (f0 - r0 and f1 - f0 multiples
+  // of three; f0 = f1 where no row may).
   struct Part {
-    int c0, c1, s0, s1, r0, r1, readable;
+    int c0, c1, s0, s1, r0, r1, readable, f0, f1;
   };
   // What a column of the team needs to know about itself, worked out once
   // per team on a GPU (per row and column on a CPU, where it is cheap).
@@ -357,7 +370,7 @@ struct StreamedSteps : ColumnsAndRows<Real, Layout> {
     Real* target;                 // and in next
   };
   KOKKOS_FORCEINLINE_FUNCTION Lane lane(const Part& part, int q) const {
-    const int c = part.c0 - steps + q;
+    const int c = part.c0 - Steps + q;
     Lane l;
     l.q = q;
     l.west = q > 0 ? q - 1 : q;  // the edge columns' results are not used
@@ -373,11 +386,6 @@ struct StreamedSteps : ColumnsAndRows<Real, Layout> {
   KOKKOS_FORCEINLINE_FUNCTION Real load(const Lane& l, const Part& part, int s) const {
     return l.read && s < part.readable ? l.source[s * now_row] : Real(0);
   }
-  KOKKOS_FORCEINLINE_FUNCTION static void push(Real (&rows)[3], Real value) {
-    rows[0] = rows[1];
-    rows[1] = rows[2];
-    rows[2] = value;
-  }
   // Columns between levels in the shared buffer: Width when it is known at
   // compile time, otherwise (Width 0) the team's.
   template <int Width>
@@ -387,7 +395,7 @@ struct StreamedSteps : ColumnsAndRows<Real, Layout> {
   // The half of the shared buffer that row r uses.
   template <int Width>
   KOKKOS_FORCEINLINE_FUNCTION Real* row_buffer(Real* shared, int r) const {
-    return shared + (r & 1) * MaxSteps * level_stride<Width>();
+    return shared + (r & 1) * Steps * level_stride<Width>();
   }
 
   // Before the first row: read rows r0 .. r0 + ahead - 1 of the column.
@@ -396,65 +404,131 @@ struct StreamedSteps : ColumnsAndRows<Real, Layout> {
     CFD_UNROLL
     for (int a = 0; a < ahead; ++a) col.read[a] = load(l, part, part.r0 + a);
   }
-  // Start of a row: share the newest row of each level below the last.
-  template <int Width>
+  // Start of row r (of phase Phase): share the newest row of each level
+  // below the last, row r - 1 - t of level t.
+  template <int Width, int Phase>
   KOKKOS_FORCEINLINE_FUNCTION void share(const Column& col, const Lane& l, Real* buffer) const {
+    constexpr int newest = (Phase + 2) % 3;
     CFD_UNROLL
-    for (int t = 0; t < MaxSteps; ++t)
-      if (t < steps) buffer[t * level_stride<Width>() + l.q] = col.rows[t][2];
+    for (int t = 0; t < Steps; ++t) buffer[t * level_stride<Width>() + l.q] = col.rows[t][newest];
   }
-  // The rest of row r: level 0 takes the point of row r, row r + ahead is
-  // read, level t computes its row r - t, and the last level's row is
-  // written if it is the team's.
-  template <int Width>
-  KOKKOS_FORCEINLINE_FUNCTION void advance(Column& col, const Lane& l, const Part& part, const Real* buffer,
-                                           int r) const {
-    push(col.rows[0], col.read[0]);
+  // The rest of row r: level 0 takes the point of row r and `incoming`, row
+  // r + ahead, goes into the ring; level t computes its row r - t. Returns
+  // the last level's row r - Steps. Checked: only where the row's updatable
+  // region says; otherwise every level updates (the fast rows).
+  template <int Width, bool Checked, int Phase>
+  KOKKOS_FORCEINLINE_FUNCTION Real advance(Column& col, const Lane& l, const Real* buffer, int r, Real incoming) const {
+    // Slots of level t - 1's rows r - t + 1, r - t and r - t - 1.
+    constexpr int upper = Phase, centre = (Phase + 2) % 3, lower = (Phase + 1) % 3;
+    col.rows[0][upper] = col.read[Phase];
+    col.read[Phase] = incoming;
+    Real value = Real(0);
     CFD_UNROLL
-    for (int a = 0; a + 1 < ahead; ++a) col.read[a] = col.read[a + 1];
-    col.read[ahead - 1] = load(l, part, r + ahead);
-    CFD_UNROLL
-    for (int t = 1; t <= MaxSteps && t <= steps; ++t) {
-      const Real(&below)[3] = col.rows[t - 1];  // level t - 1, rows r - t - 1 .. r - t + 1
+    for (int t = 1; t <= Steps; ++t) {
+      const Real(&below)[3] = col.rows[t - 1];
       const int s = r - t;
-      Real value = below[1];
-      if (l.updated && s >= update_begin[1] && s < update_end[1]) {
+      value = below[centre];
+      if (!Checked || (l.updated && s >= update_begin[1] && s < update_end[1])) {
         const Real* level = buffer + (t - 1) * level_stride<Width>();
-        value = update(below[1], level[l.west], level[l.east], below[0], below[2]);
+        value = update(below[centre], level[l.west], level[l.east], below[lower], below[upper]);
       }
-      if (t < steps)
-        push(col.rows[t < MaxSteps ? t : MaxSteps - 1], value);  // t < MaxSteps here; the bound is for the compiler
-      else if (l.written && s >= part.s0 && s < part.s1)
-        l.target[s * next_row] = value;
+      if (t < Steps) col.rows[t < Steps ? t : Steps - 1][upper] = value;  // the bound is for the compiler
     }
+    return value;
+  }
+  // The phase as a constant, for the rows whose phase is not (the host's
+  // and the checked rows at a team's ends).
+  template <int Width>
+  KOKKOS_FORCEINLINE_FUNCTION void share_at(const Column& col, const Lane& l, Real* buffer, int phase) const {
+    if (phase == 0)
+      share<Width, 0>(col, l, buffer);
+    else if (phase == 1)
+      share<Width, 1>(col, l, buffer);
+    else
+      share<Width, 2>(col, l, buffer);
+  }
+  template <int Width, bool Checked>
+  KOKKOS_FORCEINLINE_FUNCTION Real advance_at(Column& col, const Lane& l, const Real* buffer, int r, int phase,
+                                              Real incoming) const {
+    if (phase == 0) return advance<Width, Checked, 0>(col, l, buffer, r, incoming);
+    if (phase == 1) return advance<Width, Checked, 1>(col, l, buffer, r, incoming);
+    return advance<Width, Checked, 2>(col, l, buffer, r, incoming);
+  }
+  // The checked rest of row r, its read and its write included.
+  template <int Width>
+  KOKKOS_FORCEINLINE_FUNCTION void checked_row(Column& col, const Lane& l, const Part& part, const Real* buffer,
+                                               int r) const {
+    const Real value = advance_at<Width, true>(col, l, buffer, r, (r - part.r0) % 3, load(l, part, r + ahead));
+    const int s = r - Steps;
+    if (l.written && s >= part.s0 && s < part.s1) l.target[s * next_row] = value;
   }
 
   // A GPU thread's column through the team's rows, one barrier a row.
+  template <int Width, int Phase>
+  KOKKOS_FORCEINLINE_FUNCTION void fast_row(const Member& team, Column& col, const Lane& l, Real* shared, int r,
+                                            const Real*& from, Real*& to) const {
+    Real* const buffer = row_buffer<Width>(shared, r);
+    share<Width, Phase>(col, l, buffer);
+    team.team_barrier();
+    const Real value = advance<Width, false, Phase>(col, l, buffer, r, *from);
+    from += now_row;
+    if (l.written) *to = value;
+    to += next_row;
+  }
   template <int Width>
   KOKKOS_FORCEINLINE_FUNCTION void stream(const Member& team, const Part& part, Real* shared) const {
     const Lane l = lane(part, team.team_rank());
     Column mine;
     start(mine, l, part);
-    for (int r = part.r0; r < part.r1; ++r) {
-      share<Width>(mine, l, row_buffer<Width>(shared, r));
+    int r = part.r0;
+    for (; r < part.f0; ++r) {
+      share_at<Width>(mine, l, row_buffer<Width>(shared, r), (r - part.r0) % 3);
       team.team_barrier();
-      advance<Width>(mine, l, part, row_buffer<Width>(shared, r), r);
+      checked_row<Width>(mine, l, part, row_buffer<Width>(shared, r), r);
+    }
+    if (part.f0 < part.f1) {
+      const Real* from = l.source + long(r + ahead) * now_row;
+      Real* to = l.target + long(r - Steps) * next_row;
+      for (; r < part.f1; r += 3) {
+        fast_row<Width, 0>(team, mine, l, shared, r, from, to);
+        fast_row<Width, 1>(team, mine, l, shared, r + 1, from, to);
+        fast_row<Width, 2>(team, mine, l, shared, r + 2, from, to);
+      }
+    }
+    for (; r < part.r1; ++r) {
+      share_at<Width>(mine, l, row_buffer<Width>(shared, r), (r - part.r0) % 3);
+      team.team_barrier();
+      checked_row<Width>(mine, l, part, row_buffer<Width>(shared, r), r);
     }
   }
 
   KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
     const int tc = team.league_rank() % tiles_c, ts = team.league_rank() / tiles_c;
-    const int width = columns - 2 * steps;
+    const int width = columns - 2 * Steps;
     Part part;
     part.c0 = write_begin[0] + tc * width;
     part.c1 = part.c0 + width < write_end[0] ? part.c0 + width : write_end[0];
     part.s0 = write_begin[1] + ts * rows;
     part.s1 = part.s0 + rows < write_end[1] ? part.s0 + rows : write_end[1];
-    // The last level ends at row s1 - 1 when row s1 - 1 + steps enters.
-    part.r0 = part.s0 - steps > 0 ? part.s0 - steps : 0;
-    part.r1 = part.s1 + steps;
+    // The last level ends at row s1 - 1 when row s1 - 1 + Steps enters.
+    part.r0 = part.s0 - Steps > 0 ? part.s0 - Steps : 0;
+    part.r1 = part.s1 + Steps;
     part.readable = part.r1 < extent[1] ? part.r1 : extent[1];
-    const Exchange exchange(team.team_scratch(0), 2, MaxSteps, columns);
+    // The fast rows: every level's row updatable (r - Steps >= update_begin,
+    // r - 1 < update_end), the last level's written (r - Steps >= s0; r < r1
+    // keeps it below s1), the read-ahead in the allocation; and every column
+    // of the team updatable (so also read).
+    const int first = part.c0 - Steps;
+    const bool all_columns = first >= update_begin[0] && first + columns <= update_end[0];
+    int f0 = part.r0, f1 = part.r1;
+    f0 = f0 > update_begin[1] + Steps ? f0 : update_begin[1] + Steps;
+    f0 = f0 > part.s0 + Steps ? f0 : part.s0 + Steps;
+    f1 = f1 < update_end[1] + 1 ? f1 : update_end[1] + 1;
+    f1 = f1 < part.readable - ahead ? f1 : part.readable - ahead;
+    f0 = part.r0 + (f0 - part.r0 + 2) / 3 * 3;
+    part.f0 = part.f1 = part.r0;
+    if (all_columns && f1 - f0 >= 3) part.f0 = f0, part.f1 = f0 + (f1 - f0) / 3 * 3;
+    const Exchange exchange(team.team_scratch(0), 2, Steps, columns);
     Real* const shared = exchange.data();
     if constexpr (host) {
       const Columns state(team.team_scratch(0), columns);
@@ -463,12 +537,20 @@ struct StreamedSteps : ColumnsAndRows<Real, Layout> {
       // With one buffer instead of two, the odd columns would then read the
       // next row's values (the tests would fail).
       for (int q = 0; q < columns; ++q) start(state(q), lane(part, q), part);
-      for (int q = 0; q < columns; ++q) share<0>(state(q), lane(part, q), row_buffer<0>(shared, part.r0));
+      for (int q = 0; q < columns; ++q) share_at<0>(state(q), lane(part, q), row_buffer<0>(shared, part.r0), 0);
       for (int r = part.r0; r < part.r1; ++r)
         for (int odd = 0; odd < 2; ++odd)
           for (int q = odd; q < columns; q += 2) {
-            advance<0>(state(q), lane(part, q), part, row_buffer<0>(shared, r), r);
-            if (r + 1 < part.r1) share<0>(state(q), lane(part, q), row_buffer<0>(shared, r + 1));
+            const Lane l = lane(part, q);
+            const Real* buffer = row_buffer<0>(shared, r);
+            const int phase = (r - part.r0) % 3, s = r - Steps;
+            if (r >= part.f0 && r < part.f1) {  // the GPU's fast rows, their loads and writes as there
+              const Real value = advance_at<0, false>(state(q), l, buffer, r, phase, l.source[(r + ahead) * now_row]);
+              if (l.written) l.target[s * next_row] = value;
+            } else {
+              checked_row<0>(state(q), l, part, buffer, r);
+            }
+            if (r + 1 < part.r1) share_at<0>(state(q), l, row_buffer<0>(shared, r + 1), (r + 1 - part.r0) % 3);
           }
     } else if (columns == gpu_columns) {
       stream<gpu_columns>(team, part, shared);
@@ -479,12 +561,11 @@ struct StreamedSteps : ColumnsAndRows<Real, Layout> {
 };
 
 // Runs StreamedSteps over the owned interior [w0, w1) with updates allowed in
-// [u0, u1) ((i, j) order, as tiled_steps), `steps` <= 8; kernels of 2, 4
-// and 8 levels serve passes of up to that many steps (5 steps take the
-// 8-level kernel and its registers). A team has `columns` columns and
-// writes `rows` rows; 0 picks the backend's choice: on a GPU 256 columns (a
-// thread each) and rows enough for about a thousand teams, at least 64, on
-// a CPU small teams that cross many team edges (tests only).
+// [u0, u1) ((i, j) order, as tiled_steps), 1 <= steps <= 8, each count its
+// own kernel. A team has `columns` columns and writes `rows` rows; 0 picks
+// the backend's choice: on a GPU 256 columns (a thread each) and rows
+// enough for about a thousand teams, at least 64, on a CPU small teams that
+// cross many team edges (tests only).
 template <class Real, class Layout>
 void streamed_steps(const Field<Real, Layout>& now, const Field<Real, Layout>& next, Real alpha, int steps,
                     const int (&w0)[2], const int (&w1)[2], const int (&u0)[2], const int (&u1)[2], int columns = 0,
@@ -493,7 +574,7 @@ void streamed_steps(const Field<Real, Layout>& now, const Field<Real, Layout>& n
   if (w0[0] >= w1[0] || w0[1] >= w1[1] || steps < 1) return;
   constexpr bool host = std::is_same_v<ExecSpace, HostSpace>;
   constexpr int c = std::is_same_v<Layout, Kokkos::LayoutLeft> ? 0 : 1, s = 1 - c;
-  if (columns == 0) columns = host ? 24 : StreamedSteps<Real, Layout, 2>::gpu_columns;
+  if (columns == 0) columns = host ? 24 : StreamedSteps<Real, Layout, 1>::gpu_columns;
   if (now.stride(c) != 1 || next.stride(c) != 1)
     throw std::logic_error("diffusion: a streamed pass needs the contiguous index at unit stride");
   if (columns <= 2 * steps) throw std::logic_error("diffusion: a streamed team needs more than 2 x steps columns");
@@ -503,10 +584,9 @@ void streamed_steps(const Field<Real, Layout>& now, const Field<Real, Layout>& n
     while (!host && rows > 64 && long(tiles_c) * ((length + rows - 1) / rows) < 1024) rows /= 2;
   }
   const int teams = tiles_c * ((length + rows - 1) / rows);
-  const auto launch = [&](auto max_steps) {
-    using Steps = StreamedSteps<Real, Layout, decltype(max_steps)::value>;
+  const auto launch = [&](auto count) {
+    using Steps = StreamedSteps<Real, Layout, decltype(count)::value>;
     const Steps f{{now, next, alpha},
-                  steps,
                   columns,
                   rows,
                   tiles_c,
@@ -526,12 +606,17 @@ void streamed_steps(const Field<Real, Layout>& now, const Field<Real, Layout>& n
     policy.set_scratch_size(0, Kokkos::PerTeam(bytes));
     Kokkos::parallel_for("diffusion::heat_steps_streamed", policy, f);
   };
-  if (steps <= 2)
-    launch(std::integral_constant<int, 2>{});
-  else if (steps <= 4)
-    launch(std::integral_constant<int, 4>{});
-  else
-    launch(std::integral_constant<int, max_streamed_steps>{});
+  using std::integral_constant;
+  switch (steps) {
+    case 1: return launch(integral_constant<int, 1>{});
+    case 2: return launch(integral_constant<int, 2>{});
+    case 3: return launch(integral_constant<int, 3>{});
+    case 4: return launch(integral_constant<int, 4>{});
+    case 5: return launch(integral_constant<int, 5>{});
+    case 6: return launch(integral_constant<int, 6>{});
+    case 7: return launch(integral_constant<int, 7>{});
+    default: return launch(integral_constant<int, max_streamed_steps>{});
+  }
 }
 
 }  // namespace cfd::diffusion
