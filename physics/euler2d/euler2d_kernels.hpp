@@ -25,20 +25,28 @@ using Array1 = Kokkos::View<Real*, MemSpace>;
 
 // The primitives of one cell from its conserved state. Every kernel that
 // needs primitives calls this, so that all of them get the same bits.
+// Reciprocal: multiplied by 1/rho, as the modern face schemes do (see
+// gas::to_conserved); the tutorial's scheme and the dt bound divide.
 template <class Real>
 struct CellPrimitives {
   Real rho, vx, vy, vz, e, p;
 };
-template <class Real>
+template <bool Reciprocal = false, class Real>
 KOKKOS_FORCEINLINE_FUNCTION CellPrimitives<Real> cell_primitives(Real rho, Real mx, Real my, Real mz, Real energy,
                                                                  Real gamma) {
+  if constexpr (Reciprocal) {
+    const Real inv = Real(1) / rho;
+    const Real vx = mx * inv, vy = my * inv, vz = mz * inv;
+    const Real e = (energy - gas::kinetic_energy(rho, vx, vy, vz)) * inv;
+    return {rho, vx, vy, vz, e, (gamma - Real(1)) * rho * e};
+  }
   const Real vx = mx / rho, vy = my / rho, vz = mz / rho;
   const Real e = (energy - gas::kinetic_energy(rho, vx, vy, vz)) / rho;
   return {rho, vx, vy, vz, e, (gamma - Real(1)) * rho * e};
 }
-template <class Real, class U>
+template <bool Reciprocal = false, class Real, class U>
 KOKKOS_FORCEINLINE_FUNCTION CellPrimitives<Real> cell_primitives(const U& u, long j, long i, Real gamma) {
-  return cell_primitives(u(IDN, j, i), u(IM1, j, i), u(IM2, j, i), u(IM3, j, i), u(IEN, j, i), gamma);
+  return cell_primitives<Reciprocal>(u(IDN, j, i), u(IM1, j, i), u(IM2, j, i), u(IM3, j, i), u(IEN, j, i), gamma);
 }
 
 // A cell's bound on dt: min(dx/(|vx|+c), dy/(|vy|+c)); -1 where the cell is
@@ -53,11 +61,13 @@ KOKKOS_FORCEINLINE_FUNCTION Real cell_dt_bound(const CellPrimitives<Real>& w, Re
 
 // The stage update of one conserved component: u_in + dt*((Fx_i - Fx_i+1)/dx
 // + (Fy_j - Fy_j+1)/dy), blended with the base state as a*u_base + b*stage
-// in the later stages of the SSP Runge-Kutta methods.
-template <bool Blend, class Real>
+// in the later stages of the SSP Runge-Kutta methods. Reciprocal: times
+// 1/dx and 1/dy (the modern schemes; the five components share them).
+template <bool Blend, bool Reciprocal = false, class Real>
 KOKKOS_FORCEINLINE_FUNCTION Real stage_value(Real u_base, Real u_in, Real fx_lo, Real fx_hi, Real dx, Real fy_lo,
                                              Real fy_hi, Real dy, Real a, Real b, Real dt) {
-  const Real stage = u_in + dt * ((fx_lo - fx_hi) / dx + (fy_lo - fy_hi) / dy);
+  const Real stage = Reciprocal ? u_in + dt * ((fx_lo - fx_hi) * (Real(1) / dx) + (fy_lo - fy_hi) * (Real(1) / dy))
+                                : u_in + dt * ((fx_lo - fx_hi) / dx + (fy_lo - fy_hi) / dy);
   if constexpr (Blend)
     return a * u_base + b * stage;
   else
@@ -73,6 +83,9 @@ struct FaceScheme {
   static constexpr gas::Limiter limiter = L;
   static constexpr gas::RiemannSolver riemann = S;
   static constexpr bool tutorial = Tutorial;  // the OpenACC tutorial's HLLE with e faces
+  // Reciprocals for shared divisors (gas::to_conserved): all but the
+  // tutorial's scheme, which keeps the Fortran's divisions and its bits.
+  static constexpr bool reciprocal = !Tutorial;
 };
 
 // The flux through the face (j, i) normal to Dir (0: x, face i between cells
@@ -110,7 +123,7 @@ struct FaceFlux {
     if constexpr (Scheme::tutorial)
       f = gas::hlle_flux_tutorial(l, face_value(w, IEI, jm, im, Real(1)), r, face_value(w, IEI, j, i, Real(-1)), gamma);
     else
-      f = gas::riemann_flux<Scheme::riemann>(l, r, gamma);
+      f = gas::riemann_flux<Scheme::riemann, Scheme::reciprocal>(l, r, gamma);
     if constexpr (Dir == 1) {
       const Real normal = f.mx;
       f.mx = f.my;
@@ -146,12 +159,12 @@ void with_face_scheme(const Params& p, Launch&& launch) {
 
 // ---- The split kernels: one pass over the block per part of a stage ----
 
-template <class Real>
+template <class Real, bool Reciprocal>
 struct ComputePrimitives {
   Array3<Real> u, w;
   Real gamma;
   KOKKOS_FORCEINLINE_FUNCTION void operator()(const long j, const long i) const {
-    const CellPrimitives<Real> c = cell_primitives(u, j, i, gamma);
+    const CellPrimitives<Real> c = cell_primitives<Reciprocal>(u, j, i, gamma);
     w(IDN, j, i) = c.rho, w(IVX, j, i) = c.vx, w(IVY, j, i) = c.vy, w(IVZ, j, i) = c.vz;
     w(IEI, j, i) = c.e;
     w(IPR, j, i) = c.p;
@@ -160,12 +173,12 @@ struct ComputePrimitives {
 
 // The primitives written out: rho, vx, vy, vz and p in the first five
 // components of w.
-template <class Real>
+template <class Real, bool Reciprocal>
 struct OutputPrimitives {
   Array3<Real> u, w;
   Real gamma;
   KOKKOS_FORCEINLINE_FUNCTION void operator()(const long j, const long i) const {
-    const CellPrimitives<Real> c = cell_primitives(u, j, i, gamma);
+    const CellPrimitives<Real> c = cell_primitives<Reciprocal>(u, j, i, gamma);
     w(IDN, j, i) = c.rho, w(IVX, j, i) = c.vx, w(IVY, j, i) = c.vy, w(IVZ, j, i) = c.vz, w(IEN, j, i) = c.p;
   }
 };
@@ -186,14 +199,15 @@ struct FaceFluxes {
 
 // u_out = stage_value(...) of every component; Blend a template argument,
 // not a test of a in the loop, so that the loop has no branch to vectorize.
-template <class Real, bool Blend>
+template <class Real, bool Blend, bool Reciprocal>
 struct Update {
   Array3<Real> u_base, u_in, u_out, fx, fy;
   Array1<Real> dx, dy;
   Real a, b, dt;
   KOKKOS_FORCEINLINE_FUNCTION void update(int v, long j, long i) const {
-    u_out(v, j, i) = stage_value<Blend>(Blend ? u_base(v, j, i) : Real(0), u_in(v, j, i), fx(v, j, i), fx(v, j, i + 1),
-                                        dx(i), fy(v, j, i), fy(v, j + 1, i), dy(j), a, b, dt);
+    u_out(v, j, i) =
+        stage_value<Blend, Reciprocal>(Blend ? u_base(v, j, i) : Real(0), u_in(v, j, i), fx(v, j, i), fx(v, j, i + 1),
+                                       dx(i), fy(v, j, i), fy(v, j + 1, i), dy(j), a, b, dt);
   }
   // Spelled out, not a loop over v: GCC then vectorizes along i.
   KOKKOS_FORCEINLINE_FUNCTION void operator()(const long j, const long i) const {

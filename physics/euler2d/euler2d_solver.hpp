@@ -383,11 +383,18 @@ class Solver {
   // The primitives rho, vx, vy, vz and p of the block's cells (in slots IDN,
   // IVX, IVY, IVZ and IPR of the split kernels' W; in the fused stage's
   // IDN..IEN of its stage buffer, unused between steps).
+  // Those of the face scheme (by reciprocals or divisions, as W's), so that
+  // both kinds of kernel write the same bits.
   Array3<Real> output_primitives() const {
     if (!p_.fused_stage) return w_;
-    for_each_2d<Kokkos::Iterate::Right>("euler2d::output_primitives", int(grid_.begin(1)), int(grid_.end(1)),
-                                        int(grid_.begin(0)), int(grid_.end(0)), 1,
-                                        OutputPrimitives<Real>{u_, u_stage_, Real(p_.gamma)});
+    const auto compute = [&](auto primitives) {
+      for_each_2d<Kokkos::Iterate::Right>("euler2d::output_primitives", int(grid_.begin(1)), int(grid_.end(1)),
+                                          int(grid_.begin(0)), int(grid_.end(0)), 1, primitives);
+    };
+    if (p_.original_faces)
+      compute(OutputPrimitives<Real, false>{u_, u_stage_, Real(p_.gamma)});
+    else
+      compute(OutputPrimitives<Real, true>{u_, u_stage_, Real(p_.gamma)});
     return u_stage_;
   }
 
@@ -439,10 +446,17 @@ class Solver {
     return f;
   }
 
+  // The primitives the face scheme reads: by reciprocals in the modern
+  // schemes, by divisions in the tutorial's (FaceScheme::reciprocal).
   void primitives(const Array3<Real>& u) {
-    for_each_2d<Kokkos::Iterate::Right>("euler2d::primitives", int(grid_.begin(1)), int(grid_.end(1)),
-                                        int(grid_.begin(0)), int(grid_.end(0)), 1,
-                                        ComputePrimitives<Real>{u, w_, Real(p_.gamma)});
+    const auto compute = [&](auto primitives) {
+      for_each_2d<Kokkos::Iterate::Right>("euler2d::primitives", int(grid_.begin(1)), int(grid_.end(1)),
+                                          int(grid_.begin(0)), int(grid_.end(0)), 1, primitives);
+    };
+    if (p_.original_faces)
+      compute(ComputePrimitives<Real, false>{u, w_, Real(p_.gamma)});
+    else
+      compute(ComputePrimitives<Real, true>{u, w_, Real(p_.gamma)});
   }
 
   // One forward-Euler stage from the primitives of u_in (already in w_ on
@@ -470,12 +484,16 @@ class Solver {
       for_each_2d<Kokkos::Iterate::Right>("euler2d::fluxes_y", j0, int(fa), i0, i1, 1, fluxes_y);
       for_each_2d<Kokkos::Iterate::Right>("euler2d::fluxes_y", int(fb), j1 + 1, i0, i1, 1, fluxes_y);
     });
-    if (a == Real(0) && b == Real(1))
+    const auto update = [&](auto blend, auto reciprocal) {
+      constexpr bool B = decltype(blend)::value, R = decltype(reciprocal)::value;
       for_each_2d<Kokkos::Iterate::Right>("euler2d::update", j0, j1, i0, i1, 1,
-                                          Update<Real, false>{u_base, u_in, u_out, fx_, fy_, dx_, dy_, a, b, dt});
+                                          Update<Real, B, R>{u_base, u_in, u_out, fx_, fy_, dx_, dy_, a, b, dt});
+    };
+    const bool blend = !(a == Real(0) && b == Real(1));
+    if (p_.original_faces)
+      blend ? update(std::true_type{}, std::false_type{}) : update(std::false_type{}, std::false_type{});
     else
-      for_each_2d<Kokkos::Iterate::Right>("euler2d::update", j0, j1, i0, i1, 1,
-                                          Update<Real, true>{u_base, u_in, u_out, fx_, fy_, dx_, dy_, a, b, dt});
+      blend ? update(std::true_type{}, std::true_type{}) : update(std::false_type{}, std::true_type{});
     primitives(u_out);
   }
 

@@ -144,7 +144,7 @@ struct FusedStage {
     Array3<Real> u;
     TilePrimitives prims;
     KOKKOS_FORCEINLINE_FUNCTION void operator()(long i, long j) const {
-      const CellPrimitives<Real> c = cell_primitives(u, j, i, prims.gamma);
+      const CellPrimitives<Real> c = cell_primitives<Scheme::reciprocal>(u, j, i, prims.gamma);
       const long jj = j - prims.j0, ii = i - prims.i0;
       prims.w(IDN, jj, ii) = c.rho;
       prims.w(IVX, jj, ii) = c.vx;
@@ -182,8 +182,9 @@ struct FusedStage {
     long j0, i0;
     Real a, b, dt;
     KOKKOS_FORCEINLINE_FUNCTION void update(int v, long j, long i, long jj, long ii) const {
-      u_out(v, j, i) = stage_value<Blend>(Blend ? u_base(v, j, i) : Real(0), u_in(v, j, i), fx(v, jj, ii),
-                                          fx(v, jj, ii + 1), dx(i), fy(v, jj, ii), fy(v, jj + 1, ii), dy(j), a, b, dt);
+      u_out(v, j, i) = stage_value<Blend, Scheme::reciprocal>(Blend ? u_base(v, j, i) : Real(0), u_in(v, j, i),
+                                                              fx(v, jj, ii), fx(v, jj, ii + 1), dx(i), fy(v, jj, ii),
+                                                              fy(v, jj + 1, ii), dy(j), a, b, dt);
     }
     KOKKOS_FORCEINLINE_FUNCTION void operator()(long i, long j) const {
       const long jj = j - j0, ii = i - i0;

@@ -23,7 +23,7 @@ KOKKOS_FORCEINLINE_FUNCTION Real min2(Real a, Real b) {
 // HLLE from given face states, conserved vectors, fluxes and sound speeds:
 // sL = min(0, min(vL,vR) - max(cL,cR)), sR = max(0, max(vL,vR) + max(cL,cR)),
 // F = (sR*FL - sL*FR + sL*sR*(UR-UL))/(sR-sL).
-template <class Real>
+template <bool Reciprocal = false, class Real>
 KOKKOS_FORCEINLINE_FUNCTION Conserved<Real> hlle_from(Real vl, Real cl, const Conserved<Real>& ul,
                                                       const Conserved<Real>& fl, Real vr, Real cr,
                                                       const Conserved<Real>& ur, const Conserved<Real>& fr) {
@@ -32,13 +32,18 @@ KOKKOS_FORCEINLINE_FUNCTION Conserved<Real> hlle_from(Real vl, Real cl, const Co
   const Real sr = max2(Real(0), max2(vl, vr) + cmax);
   const Conserved<Real> num = sr * fl - sl * fr + (sl * sr) * (ur - ul);
   const Real den = sr - sl;
+  if constexpr (Reciprocal) {
+    const Real inv = Real(1) / den;
+    return {num.rho * inv, num.mx * inv, num.my * inv, num.mz * inv, num.energy * inv};
+  }
   return {num.rho / den, num.mx / den, num.my / den, num.mz / den, num.energy / den};
 }
 
-template <class Real>
+template <bool Reciprocal = false, class Real>
 KOKKOS_FORCEINLINE_FUNCTION Conserved<Real> hlle_flux(const Primitive<Real>& l, const Primitive<Real>& r, Real gamma) {
-  return hlle_from(l.vx, sound_speed(l.rho, l.p, gamma), to_conserved(l, gamma), flux_x(l, gamma), r.vx,
-                   sound_speed(r.rho, r.p, gamma), to_conserved(r, gamma), flux_x(r, gamma));
+  return hlle_from<Reciprocal>(l.vx, sound_speed(l.rho, l.p, gamma), to_conserved<Reciprocal>(l, gamma),
+                               flux_x<Reciprocal>(l, gamma), r.vx, sound_speed(r.rho, r.p, gamma),
+                               to_conserved<Reciprocal>(r, gamma), flux_x<Reciprocal>(r, gamma));
 }
 
 // The OpenACC tutorial's HLLE (problems.md section 3): e and p reconstructed
@@ -61,45 +66,45 @@ KOKKOS_FORCEINLINE_FUNCTION Conserved<Real> hlle_flux_tutorial(const Primitive<R
 }
 
 // Local Lax-Friedrichs: F = (FL + FR)/2 - smax/2 (UR - UL).
-template <class Real>
+template <bool Reciprocal = false, class Real>
 KOKKOS_FORCEINLINE_FUNCTION Conserved<Real> llf_flux(const Primitive<Real>& l, const Primitive<Real>& r, Real gamma) {
   const Real smax =
       max2(kmath::fabs(l.vx) + sound_speed(l.rho, l.p, gamma), kmath::fabs(r.vx) + sound_speed(r.rho, r.p, gamma));
-  return Real(0.5) * (flux_x(l, gamma) + flux_x(r, gamma)) -
-         (Real(0.5) * smax) * (to_conserved(r, gamma) - to_conserved(l, gamma));
+  return Real(0.5) * (flux_x<Reciprocal>(l, gamma) + flux_x<Reciprocal>(r, gamma)) -
+         (Real(0.5) * smax) * (to_conserved<Reciprocal>(r, gamma) - to_conserved<Reciprocal>(l, gamma));
 }
 
 // HLLC with Davis' wave-speed estimates and the Batten et al. contact speed.
-template <class Real>
+template <bool Reciprocal = false, class Real>
 KOKKOS_FORCEINLINE_FUNCTION Conserved<Real> hllc_flux(const Primitive<Real>& l, const Primitive<Real>& r, Real gamma) {
   const Real cl = sound_speed(l.rho, l.p, gamma), cr = sound_speed(r.rho, r.p, gamma);
   const Real sl = min2(l.vx - cl, r.vx - cr);
   const Real sr = max2(l.vx + cl, r.vx + cr);
   const Real sm = (r.p - l.p + l.rho * l.vx * (sl - l.vx) - r.rho * r.vx * (sr - r.vx)) /
                   (l.rho * (sl - l.vx) - r.rho * (sr - r.vx));
-  if (sl >= Real(0)) return flux_x(l, gamma);
-  if (sr <= Real(0)) return flux_x(r, gamma);
+  if (sl >= Real(0)) return flux_x<Reciprocal>(l, gamma);
+  if (sr <= Real(0)) return flux_x<Reciprocal>(r, gamma);
   // Star state on the side the face sits in (Toro eq. 10.39).
   const bool left = sm >= Real(0);
   const Primitive<Real>& w = left ? l : r;
   const Real s = left ? sl : sr;
-  const Conserved<Real> u = to_conserved(w, gamma);
+  const Conserved<Real> u = to_conserved<Reciprocal>(w, gamma);
   const Real factor = w.rho * (s - w.vx) / (s - sm);
   const Conserved<Real> star{factor, factor * sm, factor * w.vy, factor * w.vz,
                              factor * (u.energy / w.rho + (sm - w.vx) * (sm + w.p / (w.rho * (s - w.vx))))};
-  return flux_x(w, gamma) + s * (star - u);
+  return flux_x<Reciprocal>(w, gamma) + s * (star - u);
 }
 
 // The solver as a template argument, for kernels that fix it at compile time.
-template <RiemannSolver S, class Real>
+template <RiemannSolver S, bool Reciprocal = false, class Real>
 KOKKOS_FORCEINLINE_FUNCTION Conserved<Real> riemann_flux(const Primitive<Real>& l, const Primitive<Real>& r,
                                                          Real gamma) {
   if constexpr (S == RiemannSolver::hllc)
-    return hllc_flux(l, r, gamma);
+    return hllc_flux<Reciprocal>(l, r, gamma);
   else if constexpr (S == RiemannSolver::llf)
-    return llf_flux(l, r, gamma);
+    return llf_flux<Reciprocal>(l, r, gamma);
   else
-    return hlle_flux(l, r, gamma);
+    return hlle_flux<Reciprocal>(l, r, gamma);
 }
 
 template <class Real>
