@@ -340,6 +340,16 @@ TEST(Diffusion, StreamedPassesAreSingleSteps) {
       expect_streamed_pass_exact<Kokkos::LayoutLeft>(nx, ny, steps, w0, w1, v0, v1, columns, rows);
       expect_streamed_pass_exact<Kokkos::LayoutRight>(nx, ny, steps, w0, w1, v0, v1, columns, rows);
     }
+    // Teams of 256 columns (a GPU's own width, its compile-time path there)
+    // wholly inside the updatable columns, so that they take the rows
+    // without checks.
+    for (const int rows : {40, 0}) {
+      const int wide0[2] = {1, 1}, wide1[2] = {599, 79};
+      SCOPED_TRACE(testing::Message() << steps << " steps on 600 x 80 points, teams of 256 columns and " << rows
+                                      << " rows");
+      expect_streamed_pass_exact<Kokkos::LayoutLeft>(600, 80, steps, wide0, wide1, wide0, wide1, 256, rows);
+      expect_streamed_pass_exact<Kokkos::LayoutRight>(600, 80, steps, wide0, wide1, wide0, wide1, 256, rows);
+    }
     for (const auto [tx, ty] : {std::pair{3, 4}, std::pair{9, 5}}) {
       const int w0[2] = {1, 1}, w1[2] = {tx - 1, ty - 1};
       SCOPED_TRACE(testing::Message() << steps << " steps on " << tx << " x " << ty << " points");

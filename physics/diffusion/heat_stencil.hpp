@@ -463,15 +463,17 @@ struct StreamedSteps : ColumnsAndRows<Real, Layout> {
     if (l.written && s >= part.s0 && s < part.s1) l.target[s * next_row] = value;
   }
 
-  // A GPU thread's column through the team's rows, one barrier a row.
+  // A GPU thread's column through the team's rows, one barrier a row. A
+  // fast row: `from` steps to row r + ahead before it reads (stepping after
+  // would leave it past the allocation at the end), `to` is row r - Steps.
   template <int Width, int Phase>
   KOKKOS_FORCEINLINE_FUNCTION void fast_row(const Member& team, Column& col, const Lane& l, Real* shared, int r,
                                             const Real*& from, Real*& to) const {
     Real* const buffer = row_buffer<Width>(shared, r);
     share<Width, Phase>(col, l, buffer);
     team.team_barrier();
-    const Real value = advance<Width, false, Phase>(col, l, buffer, r, *from);
     from += now_row;
+    const Real value = advance<Width, false, Phase>(col, l, buffer, r, *from);
     if (l.written) *to = value;
     to += next_row;
   }
@@ -487,7 +489,7 @@ struct StreamedSteps : ColumnsAndRows<Real, Layout> {
       checked_row<Width>(mine, l, part, row_buffer<Width>(shared, r), r);
     }
     if (part.f0 < part.f1) {
-      const Real* from = l.source + long(r + ahead) * now_row;
+      const Real* from = l.source + long(r + ahead - 1) * now_row;
       Real* to = l.target + long(r - Steps) * next_row;
       for (; r < part.f1; r += 3) {
         fast_row<Width, 0>(team, mine, l, shared, r, from, to);

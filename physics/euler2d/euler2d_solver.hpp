@@ -387,14 +387,11 @@ class Solver {
   // both kinds of kernel write the same bits.
   Array3<Real> output_primitives() const {
     if (!p_.fused_stage) return w_;
-    const auto compute = [&](auto primitives) {
-      for_each_2d<Kokkos::Iterate::Right>("euler2d::output_primitives", int(grid_.begin(1)), int(grid_.end(1)),
-                                          int(grid_.begin(0)), int(grid_.end(0)), 1, primitives);
-    };
-    if (p_.original_faces)
-      compute(OutputPrimitives<Real, false>{u_, u_stage_, Real(p_.gamma)});
-    else
-      compute(OutputPrimitives<Real, true>{u_, u_stage_, Real(p_.gamma)});
+    with_face_scheme(p_, [&](auto scheme) {
+      for_each_2d<Kokkos::Iterate::Right>(
+          "euler2d::output_primitives", int(grid_.begin(1)), int(grid_.end(1)), int(grid_.begin(0)), int(grid_.end(0)),
+          1, OutputPrimitives<Real, decltype(scheme)::reciprocal>{u_, u_stage_, Real(p_.gamma)});
+    });
     return u_stage_;
   }
 
@@ -447,16 +444,14 @@ class Solver {
   }
 
   // The primitives the face scheme reads: by reciprocals in the modern
-  // schemes, by divisions in the tutorial's (FaceScheme::reciprocal).
+  // schemes, by divisions in the tutorial's (FaceScheme::reciprocal, the
+  // one source of the choice for the split kernels and the fused stage).
   void primitives(const Array3<Real>& u) {
-    const auto compute = [&](auto primitives) {
+    with_face_scheme(p_, [&](auto scheme) {
       for_each_2d<Kokkos::Iterate::Right>("euler2d::primitives", int(grid_.begin(1)), int(grid_.end(1)),
-                                          int(grid_.begin(0)), int(grid_.end(0)), 1, primitives);
-    };
-    if (p_.original_faces)
-      compute(ComputePrimitives<Real, false>{u, w_, Real(p_.gamma)});
-    else
-      compute(ComputePrimitives<Real, true>{u, w_, Real(p_.gamma)});
+                                          int(grid_.begin(0)), int(grid_.end(0)), 1,
+                                          ComputePrimitives<Real, decltype(scheme)::reciprocal>{u, w_, Real(p_.gamma)});
+    });
   }
 
   // One forward-Euler stage from the primitives of u_in (already in w_ on
@@ -484,16 +479,15 @@ class Solver {
       for_each_2d<Kokkos::Iterate::Right>("euler2d::fluxes_y", j0, int(fa), i0, i1, 1, fluxes_y);
       for_each_2d<Kokkos::Iterate::Right>("euler2d::fluxes_y", int(fb), j1 + 1, i0, i1, 1, fluxes_y);
     });
-    const auto update = [&](auto blend, auto reciprocal) {
-      constexpr bool B = decltype(blend)::value, R = decltype(reciprocal)::value;
-      for_each_2d<Kokkos::Iterate::Right>("euler2d::update", j0, j1, i0, i1, 1,
-                                          Update<Real, B, R>{u_base, u_in, u_out, fx_, fy_, dx_, dy_, a, b, dt});
-    };
-    const bool blend = !(a == Real(0) && b == Real(1));
-    if (p_.original_faces)
-      blend ? update(std::true_type{}, std::false_type{}) : update(std::false_type{}, std::false_type{});
-    else
-      blend ? update(std::true_type{}, std::true_type{}) : update(std::false_type{}, std::true_type{});
+    with_face_scheme(p_, [&](auto scheme) {
+      constexpr bool R = decltype(scheme)::reciprocal;
+      if (a == Real(0) && b == Real(1))
+        for_each_2d<Kokkos::Iterate::Right>("euler2d::update", j0, j1, i0, i1, 1,
+                                            Update<Real, false, R>{u_base, u_in, u_out, fx_, fy_, dx_, dy_, a, b, dt});
+      else
+        for_each_2d<Kokkos::Iterate::Right>("euler2d::update", j0, j1, i0, i1, 1,
+                                            Update<Real, true, R>{u_base, u_in, u_out, fx_, fy_, dx_, dy_, a, b, dt});
+    });
     primitives(u_out);
   }
 

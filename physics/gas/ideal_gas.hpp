@@ -25,9 +25,10 @@ KOKKOS_FORCEINLINE_FUNCTION Real kinetic_energy(Real rho, Real vx, Real vy, Real
 // Reciprocal (here and in the Riemann solvers): where values share a
 // divisor, multiply by its reciprocal instead of dividing each (a GPU
 // evaluates a division as a sequence of a dozen instructions, a product as
-// one). The results then differ in the last bits from dividing, but are the
-// same on every backend; schemes that must keep an original code's bits
-// (sod's, the euler2d tutorial's) leave it false.
+// one). The results then differ in the last bits from dividing; correctly
+// rounded divisions and products only, they should not depend on the backend.
+// Schemes that must keep an original code's bits (sod's, the euler2d
+// tutorial's) leave it false.
 template <bool Reciprocal = false, class Real>
 KOKKOS_FORCEINLINE_FUNCTION Conserved<Real> to_conserved(const Primitive<Real>& w, Real gamma) {
   const Real internal = Reciprocal ? w.p * (Real(1) / (gamma - Real(1))) : w.p / (gamma - Real(1));
