@@ -382,9 +382,9 @@ class Solver {
 
   // The primitives rho, vx, vy, vz and p of the block's cells (in slots IDN,
   // IVX, IVY, IVZ and IPR of the split kernels' W; in the fused stage's
-  // IDN..IEN of its stage buffer, unused between steps).
-  // Those of the face scheme (by reciprocals or divisions, as W's), so that
-  // both kinds of kernel write the same bits.
+  // IDN..IEN of its stage buffer, unused between steps), computed as the
+  // face scheme computes W (by reciprocals or divisions), so that both kinds
+  // of kernel write the same bits.
   Array3<Real> output_primitives() const {
     if (!p_.fused_stage) return w_;
     with_face_scheme(p_, [&](auto scheme) {
