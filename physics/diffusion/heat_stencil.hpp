@@ -463,8 +463,18 @@ struct StreamedSteps : ColumnsAndRows<Real, Layout> {
     if (l.written && s >= part.s0 && s < part.s1) l.target[s * next_row] = value;
   }
 
-  // A GPU thread's column through the team's rows, one barrier a row. A
-  // fast row: `from` steps to row r + ahead before it reads (stepping after
+  // A GPU thread's column through the team's rows (stream), one barrier a
+  // row: here the checked rows [r, end); the fast rows by fast_row.
+  template <int Width>
+  KOKKOS_FORCEINLINE_FUNCTION void checked_rows(const Member& team, Column& col, const Lane& l, const Part& part,
+                                                Real* shared, int r, int end) const {
+    for (; r < end; ++r) {
+      share_at<Width>(col, l, row_buffer<Width>(shared, r), (r - part.r0) % 3);
+      team.team_barrier();
+      checked_row<Width>(col, l, part, row_buffer<Width>(shared, r), r);
+    }
+  }
+  // A fast row: `from` steps to row r + ahead before it reads (stepping after
   // would leave it past the allocation at the end), `to` is row r - Steps.
   template <int Width, int Phase>
   KOKKOS_FORCEINLINE_FUNCTION void fast_row(const Member& team, Column& col, const Lane& l, Real* shared, int r,
@@ -482,26 +492,17 @@ struct StreamedSteps : ColumnsAndRows<Real, Layout> {
     const Lane l = lane(part, team.team_rank());
     Column mine;
     start(mine, l, part);
-    int r = part.r0;
-    for (; r < part.f0; ++r) {
-      share_at<Width>(mine, l, row_buffer<Width>(shared, r), (r - part.r0) % 3);
-      team.team_barrier();
-      checked_row<Width>(mine, l, part, row_buffer<Width>(shared, r), r);
-    }
+    checked_rows<Width>(team, mine, l, part, shared, part.r0, part.f0);
     if (part.f0 < part.f1) {
-      const Real* from = l.source + long(r + ahead - 1) * now_row;
-      Real* to = l.target + long(r - Steps) * next_row;
-      for (; r < part.f1; r += 3) {
+      const Real* from = l.source + long(part.f0 + ahead - 1) * now_row;
+      Real* to = l.target + long(part.f0 - Steps) * next_row;
+      for (int r = part.f0; r < part.f1; r += 3) {
         fast_row<Width, 0>(team, mine, l, shared, r, from, to);
         fast_row<Width, 1>(team, mine, l, shared, r + 1, from, to);
         fast_row<Width, 2>(team, mine, l, shared, r + 2, from, to);
       }
     }
-    for (; r < part.r1; ++r) {
-      share_at<Width>(mine, l, row_buffer<Width>(shared, r), (r - part.r0) % 3);
-      team.team_barrier();
-      checked_row<Width>(mine, l, part, row_buffer<Width>(shared, r), r);
-    }
+    checked_rows<Width>(team, mine, l, part, shared, part.f1, part.r1);
   }
 
   KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {

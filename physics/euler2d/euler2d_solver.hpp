@@ -478,9 +478,7 @@ class Solver {
       halo_.finish(prims, 1);
       for_each_2d<Kokkos::Iterate::Right>("euler2d::fluxes_y", j0, int(fa), i0, i1, 1, fluxes_y);
       for_each_2d<Kokkos::Iterate::Right>("euler2d::fluxes_y", int(fb), j1 + 1, i0, i1, 1, fluxes_y);
-    });
-    with_face_scheme(p_, [&](auto scheme) {
-      constexpr bool R = decltype(scheme)::reciprocal;
+      constexpr bool R = Scheme::reciprocal;
       if (a == Real(0) && b == Real(1))
         for_each_2d<Kokkos::Iterate::Right>("euler2d::update", j0, j1, i0, i1, 1,
                                             Update<Real, false, R>{u_base, u_in, u_out, fx_, fy_, dx_, dy_, a, b, dt});
