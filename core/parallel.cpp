@@ -1,5 +1,6 @@
 #include "core/parallel.hpp"
 
+#include <cstdint>
 #include <cstdlib>
 
 namespace cfd {
@@ -16,6 +17,19 @@ int device_id() {
   return ExecSpace().cuda_device();
 #else
   return -1;
+#endif
+}
+
+size_t team_scratch_limit(int team_size) {
+#if defined(KOKKOS_ENABLE_CUDA)
+  int block_bytes = 0;
+  if (cudaDeviceGetAttribute(&block_bytes, cudaDevAttrMaxSharedMemoryPerBlock, device_id()) != cudaSuccess)
+    return team_scratch_limit();
+  const size_t reserved = sizeof(double) * (size_t(team_size) + 2) + sizeof(std::int64_t);
+  return size_t(block_bytes) > reserved ? size_t(block_bytes) - reserved : 0;
+#else
+  (void)team_size;
+  return team_scratch_limit();
 #endif
 }
 

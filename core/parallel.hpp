@@ -49,6 +49,13 @@ inline size_t team_scratch_limit() {
     return static_cast<size_t>(Kokkos::TeamPolicy<ExecSpace>::scratch_size_max(0));
 }
 
+// The same for teams of team_size threads. Kokkos' scratch_size_max reserves
+// what a team of 1024 threads takes of a block's shared memory (a double a
+// thread, plus two, for team reductions, and an int64 for the team's id);
+// a launch is checked against what its own team size takes, so a team of
+// 256 has 6 KB more (about 46 KB of 48 on NVIDIA GPUs).
+size_t team_scratch_limit(int team_size);
+
 // Initialises Kokkos for the lifetime of the object and finalises it after.
 // libgomp treats an unset OMP_PROC_BIND as false; saying so explicitly only
 // spares users Kokkos 3's warning about it, and a user's own setting wins.

@@ -212,6 +212,27 @@ TEST(Euler2d, FootprintIsTheArraysOfTheMethod) {
     }
 }
 
+// The GPU walk's row of a cell by a multiply and a shift: the integer
+// division's result for every cell of every region the fused stage walks
+// (widths up to the GPU tile's 36 with its margin, 12 rows), and at the edge
+// of its stated bound, c * width < 2^16, for widths up to 1024.
+TEST(Euler2d, RowOfCellIsTheIntegerQuotient) {
+  using cfd::euler2d::RowOfCell;
+  long wrong = 0;
+  for (int width = 1; width <= 36; ++width)
+    for (int c = 0; c < width * 12; ++c) wrong += RowOfCell(width)(c) != c / width;
+  EXPECT_EQ(wrong, 0);
+  for (int width = 1; width <= 1024; ++width) {
+    const int last = (65536 - 1) / width;  // the largest c with c * width < 2^16
+    for (int c = last - width; c <= last; ++c)
+      if (c >= 0) wrong += RowOfCell(width)(c) != c / width;
+  }
+  EXPECT_EQ(wrong, 0);
+  // Far enough past the bound the multiply is off by one (why the fused
+  // stage asserts the bound): width 36, cell 3311 (3311 * 36 > 2^16).
+  EXPECT_NE(RowOfCell(36)(3311), 3311 / 36);
+}
+
 // The fused stage (one kernel per stage on tiles) against the split kernels
 // (a pass over memory for each part): the same bits in every conserved value
 // and the same steps, for every face scheme, integrator and boundary kind, in

@@ -59,19 +59,35 @@ KOKKOS_FORCEINLINE_FUNCTION Real cell_dt_bound(const CellPrimitives<Real>& w, Re
   return tx < ty ? tx : ty;
 }
 
-// The stage update of one conserved component: u_in + dt*((Fx_i - Fx_i+1)/dx
-// + (Fy_j - Fy_j+1)/dy), blended with the base state as a*u_base + b*stage
-// in the later stages of the SSP Runge-Kutta methods. Reciprocal: times
-// 1/dx and 1/dy (the modern schemes; the five components share them).
-template <bool Blend, bool Reciprocal = false, class Real>
-KOKKOS_FORCEINLINE_FUNCTION Real stage_value(Real u_base, Real u_in, Real fx_lo, Real fx_hi, Real dx, Real fy_lo,
-                                             Real fy_hi, Real dy, Real a, Real b, Real dt) {
-  const Real stage = Reciprocal ? u_in + dt * ((fx_lo - fx_hi) * (Real(1) / dx) + (fy_lo - fy_hi) * (Real(1) / dy))
-                                : u_in + dt * ((fx_lo - fx_hi) / dx + (fy_lo - fy_hi) / dy);
+// One direction's part of the stage update, (F_lo - F_hi)/d. Reciprocal:
+// times 1/d (the modern schemes; the five components share it).
+template <bool Reciprocal, class Real>
+KOKKOS_FORCEINLINE_FUNCTION Real flux_difference(Real lo, Real hi, Real d) {
+  if constexpr (Reciprocal)
+    return (lo - hi) * (Real(1) / d);
+  else
+    return (lo - hi) / d;
+}
+
+// The stage update of one conserved component from its two directions'
+// parts: u_in + dt*(x_part + y_part), blended with the base state as
+// a*u_base + b*stage in the later stages of the SSP Runge-Kutta methods.
+template <bool Blend, class Real>
+KOKKOS_FORCEINLINE_FUNCTION Real stage_value_from(Real u_base, Real u_in, Real x_part, Real y_part, Real a, Real b,
+                                                  Real dt) {
+  const Real stage = u_in + dt * (x_part + y_part);
   if constexpr (Blend)
     return a * u_base + b * stage;
   else
     return stage;
+}
+
+// The same from the fluxes through the cell's four faces.
+template <bool Blend, bool Reciprocal = false, class Real>
+KOKKOS_FORCEINLINE_FUNCTION Real stage_value(Real u_base, Real u_in, Real fx_lo, Real fx_hi, Real dx, Real fy_lo,
+                                             Real fy_hi, Real dy, Real a, Real b, Real dt) {
+  return stage_value_from<Blend>(u_base, u_in, flux_difference<Reciprocal>(fx_lo, fx_hi, dx),
+                                 flux_difference<Reciprocal>(fy_lo, fy_hi, dy), a, b, dt);
 }
 
 // The face scheme as types, so that each flux kernel is compiled with only
@@ -88,6 +104,12 @@ struct FaceScheme {
   static constexpr bool reciprocal = !Tutorial;
 };
 
+// Whether primitives W also hold their cells' limited slopes (W::stores_slopes).
+template <class W, class = void>
+struct stores_slopes : std::false_type {};
+template <class W>
+struct stores_slopes<W, std::void_t<decltype(W::stores_slopes)>> : std::bool_constant<W::stores_slopes> {};
+
 // The flux through the face (j, i) normal to Dir (0: x, face i between cells
 // i-1 and i; 1: y, face j between j-1 and j), from primitives w(v, j, i). The
 // y direction rotates vy into the normal slot, so one Riemann solver serves
@@ -101,13 +123,24 @@ struct FaceFlux {
     else
       return w(v, j + shift, i);
   }
+  // The limited slope of primitive v across the cell at (j, i) along Dir.
+  template <class W>
+  KOKKOS_FORCEINLINE_FUNCTION static Real cell_slope(const W& w, int v, long j, long i) {
+    const Real c = at(w, v, j, i, 0);
+    return gas::limited_slope<Scheme::limiter>(c - at(w, v, j, i, -1), at(w, v, j, i, 1) - c);
+  }
   // Face value of primitive v of the cell at (j, i), on side -1 (its lower
-  // face) or +1 (its upper face).
+  // face) or +1 (its upper face). A W that holds its cells' slopes along Dir
+  // (stores_slopes, the fused stage's tile) gives them; otherwise each face
+  // computes the slopes of its two cells, and each slope is computed twice.
   template <class W>
   KOKKOS_FORCEINLINE_FUNCTION static Real face_value(const W& w, int v, long j, long i, Real side) {
     const Real c = at(w, v, j, i, 0);
     if constexpr (!Scheme::plm) return c;
-    return c + side * Real(0.5) * gas::limited_slope<Scheme::limiter>(c - at(w, v, j, i, -1), at(w, v, j, i, 1) - c);
+    if constexpr (stores_slopes<W>::value)
+      return c + side * Real(0.5) * w.slope(v, j, i);
+    else
+      return c + side * Real(0.5) * cell_slope(w, v, j, i);
   }
   template <class W>
   KOKKOS_FORCEINLINE_FUNCTION static gas::Primitive<Real> face_state(const W& w, long j, long i, Real side) {
@@ -204,18 +237,21 @@ struct Update {
   Array3<Real> u_base, u_in, u_out, fx, fy;
   Array1<Real> dx, dy;
   Real a, b, dt;
-  KOKKOS_FORCEINLINE_FUNCTION void update(int v, long j, long i) const {
+  // dx and dy read once a cell (a store to u_out, which the compiler cannot
+  // tell apart from them, would have them read again for each component).
+  KOKKOS_FORCEINLINE_FUNCTION void update(int v, long j, long i, Real dx_i, Real dy_j) const {
     u_out(v, j, i) =
         stage_value<Blend, Reciprocal>(Blend ? u_base(v, j, i) : Real(0), u_in(v, j, i), fx(v, j, i), fx(v, j, i + 1),
-                                       dx(i), fy(v, j, i), fy(v, j + 1, i), dy(j), a, b, dt);
+                                       dx_i, fy(v, j, i), fy(v, j + 1, i), dy_j, a, b, dt);
   }
   // Spelled out, not a loop over v: GCC then vectorizes along i.
   KOKKOS_FORCEINLINE_FUNCTION void operator()(const long j, const long i) const {
-    update(IDN, j, i);
-    update(IM1, j, i);
-    update(IM2, j, i);
-    update(IM3, j, i);
-    update(IEN, j, i);
+    const Real dx_i = dx(i), dy_j = dy(j);
+    update(IDN, j, i, dx_i, dy_j);
+    update(IM1, j, i, dx_i, dy_j);
+    update(IM2, j, i, dx_i, dy_j);
+    update(IM3, j, i, dx_i, dy_j);
+    update(IEN, j, i, dx_i, dy_j);
   }
 };
 

@@ -1,12 +1,12 @@
 // One Runge-Kutta stage of euler2d as one kernel: a team takes a tile of
 // cells, computes the primitives of the tile and its two-cell margin into
-// team scratch (GPU shared memory, CPU cache), the fluxes through the tile's
-// x and y faces beside them, then the updated state, and on the last stage of
-// a step the tile's bound on the next dt. Memory then sees each stage read
-// U_in (and the RK base state) once and write U_out once, where the split
-// kernels (euler2d_kernels.hpp) pass W and both flux arrays through memory as
-// well. The cell physics is the split kernels' own functions, so the results
-// are the same bits.
+// team scratch (GPU shared memory, CPU cache), then for x and then y the
+// cells' limited slopes and the fluxes through the tile's faces, then the
+// updated state, and on the last stage of a step the tile's bound on the
+// next dt. Memory then sees each stage read U_in (and the RK base state)
+// once and write U_out once, where the split kernels (euler2d_kernels.hpp)
+// pass W and both flux arrays through memory as well. The cell physics is
+// the split kernels' own functions, so the results are the same bits.
 #pragma once
 
 #include "physics/euler2d/euler2d_kernels.hpp"
@@ -16,34 +16,56 @@
 
 namespace cfd::euler2d {
 
+// c / width by a multiply and a shift, (c * magic) >> 16 with magic =
+// ceil(2^16 / width): exact while c * width < 2^16. An integer division is a
+// subroutine of about twenty instructions on a GPU; the fused stage's walks
+// over its tile take this at every cell.
+struct RowOfCell {
+  unsigned magic;
+  KOKKOS_INLINE_FUNCTION explicit RowOfCell(int width) : magic((65536u + unsigned(width) - 1u) / unsigned(width)) {}
+  KOKKOS_INLINE_FUNCTION int operator()(int c) const { return int((unsigned(c) * magic) >> 16); }
+};
+
 template <class Real, class Scheme, bool Blend>
 struct FusedStage {
   using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
-  using Scratch = Kokkos::View<Real***, Kokkos::LayoutRight, typename ExecSpace::scratch_memory_space,
-                               Kokkos::MemoryUnmanaged>;  // (slot, j, i) of a tile
+  using ScratchSpace = typename ExecSpace::scratch_memory_space;
+  using Scratch = Kokkos::View<Real***, Kokkos::LayoutRight, ScratchSpace, Kokkos::MemoryUnmanaged>;  // (slot, j, i)
+  using ScratchPool = Kokkos::View<Real*, ScratchSpace, Kokkos::MemoryUnmanaged>;  // a region Scratch views share
   static constexpr bool host = std::is_same_v<ExecSpace, HostSpace>;
-  // GPU: a tile of 32 x 8 cells, a thread each, about 39 KB of shared memory
-  // in FP64 (within the 40 KB Kokkos leaves a block). CPU: 128 x 16 cells, a
-  // few hundred KB, in the core's L2; a team is one thread.
+  // GPU: a tile of 32 x 8 cells, a thread each, about 41 KB of shared memory
+  // in FP64 (within the 46 KB a block of 256 threads may have). CPU: 128 x
+  // 16 cells, a few hundred KB, in the core's L2; a team is one thread.
   static constexpr int tile_i = host ? 128 : 32, tile_j = host ? 16 : 8, team_threads = host ? 1 : 256;
+  static_assert(host || team_threads == tile_i * tile_j, "a GPU thread owns one cell of the tile");
   // Teams a GPU multiprocessor should hold at once (launch bounds): the
   // compiler then keeps a thread within 64 registers. Left to itself it took
   // 100, room for two teams (25% occupancy), and the latency of the FP64
   // divisions showed; on an H200 FP64 plm + hlle + rk2 ran at 1.99e9
   // cell-updates/s with two teams, 2.3e9 with three, 2.79e9 with four
-  // (4 x 41 KB of shared memory fit in an SM's 228 KB).
+  // (4 x 44 KB of shared memory fit in an SM's 228 KB).
   static constexpr int teams_per_sm = host ? 0 : 4;
   using Policy = Kokkos::TeamPolicy<ExecSpace, Kokkos::LaunchBounds<host ? 0 : team_threads, teams_per_sm>>;
   // Scratch slot of each primitive: rho, vx, vy, vz, then p, or for the
   // tutorial's scheme e (which its faces reconstruct), p then following from
   // e as cell_primitives computes it.
   static constexpr int slots = 5, last_slot = 4;
+  // The limited slopes of the tile's cells along one direction at a time,
+  // each computed once (a face would compute its two cells' slopes, so each
+  // twice): van Leer's slope is a division, and divisions are what a GPU's
+  // stage spends most of its instructions on. Not for the tutorial's scheme,
+  // which reconstructs six quantities as the Fortran does.
+  static constexpr bool slopes_stored = Scheme::plm && !Scheme::tutorial;
+  // GPU: the x and y fluxes take turns in one scratch region, each thread
+  // keeping its cell's x part of the update in registers meanwhile, so that
+  // the tile fits a block's shared memory with the slopes. CPU: one region
+  // each, the update reading both.
+  static constexpr bool fluxes_share_scratch = !host;
 
   Array3<Real> u_base, u_in, u_out;
   Array1<Real> dx, dy;
   Real gamma, a, b, dt;
   bool new_dt;           // last stage of a step: also each tile's bound on the next dt
-  int tile[2];           // cells of a tile along i and j
   int tiles_i;           // tiles along i
   int begin[2], end[2];  // the block's own cells
 
@@ -62,10 +84,32 @@ struct FusedStage {
       return w(last_slot, jj, ii);
     }
   };
+  // The same with the cells' slopes along one direction (FaceFlux reads
+  // them through slope()).
+  struct TileWithSlopes {
+    static constexpr bool stores_slopes = true;
+    TilePrimitives prims;
+    Scratch slopes;
+    long j0, i0;  // block indices of the slopes' first cell
+    KOKKOS_FORCEINLINE_FUNCTION Real operator()(int v, long j, long i) const { return prims(v, j, i); }
+    KOKKOS_FORCEINLINE_FUNCTION Real slope(int v, long j, long i) const {
+      return slopes(v < last_slot ? v : last_slot, j - j0, i - i0);
+    }
+  };
 
-  static size_t scratch_bytes(int tile_i, int tile_j) {
-    return Scratch::shmem_size(slots, tile_j + 2 * ghost, tile_i + 2 * ghost) +
-           Scratch::shmem_size(NCONS, tile_j, tile_i + 1) + Scratch::shmem_size(NCONS, tile_j + 1, tile_i);
+  // Values of each scratch region: primitives of the tile and its margin,
+  // slopes of the cells either side of the tile's faces along one direction,
+  // fluxes through the x faces and through the y faces.
+  static constexpr long primitive_values = long(slots) * (tile_j + 2 * ghost) * (tile_i + 2 * ghost);
+  static constexpr long slopes_x = long(NCONS) * tile_j * (tile_i + 2), slopes_y = long(NCONS) * (tile_j + 2) * tile_i;
+  static constexpr long slope_values = !slopes_stored ? 0 : slopes_x > slopes_y ? slopes_x : slopes_y;
+  static constexpr long fluxes_x = long(NCONS) * tile_j * (tile_i + 1), fluxes_y = long(NCONS) * (tile_j + 1) * tile_i;
+  static constexpr long flux_values = !fluxes_share_scratch ? fluxes_x + fluxes_y
+                                      : fluxes_x > fluxes_y ? fluxes_x
+                                                            : fluxes_y;
+  static size_t scratch_bytes() {
+    return ScratchPool::shmem_size(primitive_values) + ScratchPool::shmem_size(slope_values) +
+           ScratchPool::shmem_size(flux_values);
   }
 
   // f(i, j) over [i0, i1) x [j0, j1). A GPU team's threads take the cells
@@ -82,30 +126,28 @@ struct FusedStage {
         for (long i = i0; i < i1; ++i) f(i, j);
       }
     } else {
-      // 32-bit: a 64-bit division is a long subroutine on a GPU.
+      // Row and column of cell c without a division (RowOfCell; its bound
+      // holds for the largest region, the tile with its margin: below).
       const int width = int(i1 - i0), count = width * int(j1 - j0);
-      for (int c = team.team_rank(); c < count; c += team.team_size()) f(i0 + c % width, j0 + c / width);
+      const RowOfCell row_of(width);
+      for (int c = team.team_rank(); c < count; c += team.team_size()) {
+        const int row = row_of(c);
+        f(i0 + (c - row * width), j0 + row);
+      }
     }
   }
-  // The minimum of f(i, j) over the same cells, folded into m.
+  static_assert(host || long(tile_j + 2 * ghost) * (tile_i + 2 * ghost) * (tile_i + 2 * ghost) < 65536,
+                "RowOfCell needs cell * width < 2^16 over the tile and its margin");
+  // The minimum of f(i, j) over the same cells, folded into m (the CPU's).
   template <class F>
-  KOKKOS_FORCEINLINE_FUNCTION static void min_over_cells(const Member& team, long i0, long i1, long j0, long j1,
-                                                         const F& f, Real& m) {
+  KOKKOS_FORCEINLINE_FUNCTION static void min_over_cells(long i0, long i1, long j0, long j1, const F& f, Real& m) {
     Real least = m;
-    if constexpr (host) {
-      for (long j = j0; j < j1; ++j) {
+    for (long j = j0; j < j1; ++j) {
 #if defined(KOKKOS_ENABLE_OPENMP) && defined(_OPENMP) && !defined(__CUDA_ARCH__)
 #pragma omp simd reduction(min : least)
 #endif
-        for (long i = i0; i < i1; ++i) {
-          const Real value = f(i, j);
-          least = value < least ? value : least;
-        }
-      }
-    } else {
-      const int width = int(i1 - i0), count = width * int(j1 - j0);
-      for (int c = team.team_rank(); c < count; c += team.team_size()) {
-        const Real value = f(i0 + c % width, j0 + c / width);
+      for (long i = i0; i < i1; ++i) {
+        const Real value = f(i, j);
         least = value < least ? value : least;
       }
     }
@@ -118,21 +160,70 @@ struct FusedStage {
   }
   KOKKOS_INLINE_FUNCTION void operator()(const Member& team, Real& dt_bound) const { stage(team, dt_bound); }
 
+  // The fluxes through the faces normal to Dir of the tile [i0, i1) x [j0,
+  // j1) into flux, from the primitives and, where stored, the slopes of the
+  // cells either side (computed first, then a barrier).
+  template <int Dir>
+  KOKKOS_FORCEINLINE_FUNCTION void face_fluxes(const Member& team, const TilePrimitives& prims, const Scratch& slopes,
+                                               const Scratch& flux, long i0, long i1, long j0, long j1) const {
+    const long di = Dir == 0 ? 1 : 0, dj = Dir == 0 ? 0 : 1;
+    if constexpr (slopes_stored) {
+      const TileWithSlopes tile{prims, slopes, j0 - dj, i0 - di};
+      for_cells(team, i0 - di, i1 + di, j0 - dj, j1 + dj, StoreSlopes<Dir>{tile});
+      team.team_barrier();
+      for_cells(team, i0, i1 + di, j0, j1 + dj, StoreFluxes<Dir, TileWithSlopes>{tile, flux, j0, i0, gamma});
+    } else {
+      for_cells(team, i0, i1 + di, j0, j1 + dj, StoreFluxes<Dir, TilePrimitives>{prims, flux, j0, i0, gamma});
+    }
+  }
+
   KOKKOS_INLINE_FUNCTION void stage(const Member& team, Real& dt_bound) const {
     const int ti = team.league_rank() % tiles_i, tj = team.league_rank() / tiles_i;
-    const long i0 = begin[0] + long(ti) * tile[0], j0 = begin[1] + long(tj) * tile[1];
-    const long i1 = i0 + tile[0] < end[0] ? i0 + tile[0] : end[0], j1 = j0 + tile[1] < end[1] ? j0 + tile[1] : end[1];
-    Scratch w(team.team_scratch(0), slots, tile[1] + 2 * ghost, tile[0] + 2 * ghost);
-    Scratch fx(team.team_scratch(0), NCONS, tile[1], tile[0] + 1);
-    Scratch fy(team.team_scratch(0), NCONS, tile[1] + 1, tile[0]);
+    const long i0 = begin[0] + long(ti) * tile_i, j0 = begin[1] + long(tj) * tile_j;
+    const long i1 = i0 + tile_i < end[0] ? i0 + tile_i : end[0], j1 = j0 + tile_j < end[1] ? j0 + tile_j : end[1];
+    const ScratchPool w_pool(team.team_scratch(0), primitive_values);
+    const ScratchPool slope_pool(team.team_scratch(0), slope_values);
+    const ScratchPool flux_pool(team.team_scratch(0), flux_values);
+    const Scratch w(w_pool.data(), slots, tile_j + 2 * ghost, tile_i + 2 * ghost);
+    const Scratch slopes_along_x(slope_pool.data(), NCONS, tile_j, tile_i + 2);
+    const Scratch slopes_along_y(slope_pool.data(), NCONS, tile_j + 2, tile_i);
+    const Scratch fx(flux_pool.data(), NCONS, tile_j, tile_i + 1);
+    const Scratch fy(flux_pool.data() + (fluxes_share_scratch ? 0 : fluxes_x), NCONS, tile_j + 1, tile_i);
     const TilePrimitives prims{w, j0 - ghost, i0 - ghost, gamma};
     for_cells(team, i0 - ghost, i1 + ghost, j0 - ghost, j1 + ghost, StorePrimitives{u_in, prims});
     team.team_barrier();
-    for_cells(team, i0, i1 + 1, j0, j1, StoreFluxes<0>{prims, fx, j0, i0});
-    for_cells(team, i0, i1, j0, j1 + 1, StoreFluxes<1>{prims, fy, j0, i0});
+    face_fluxes<0>(team, prims, slopes_along_x, fx, i0, i1, j0, j1);
     team.team_barrier();
-    for_cells(team, i0, i1, j0, j1, StoreUpdate{u_base, u_in, u_out, dx, dy, fx, fy, j0, i0, a, b, dt});
-    if (new_dt) min_over_cells(team, i0, i1, j0, j1, DtBound{u_out, dx, dy, gamma}, dt_bound);
+    const StoreUpdate update{u_base, u_in, u_out, dx, dy, fx, fy, j0, i0, a, b, dt};
+    const DtBound bound{u_out, dx, dy, gamma};
+    if constexpr (host) {
+      face_fluxes<1>(team, prims, slopes_along_y, fy, i0, i1, j0, j1);
+      team.team_barrier();
+      for_cells(team, i0, i1, j0, j1, update);
+      if (new_dt) min_over_cells(i0, i1, j0, j1, bound, dt_bound);
+    } else {
+      // Thread r owns the tile's cell r (row order); the x part of its
+      // update is taken before the y fluxes overwrite the x fluxes (the
+      // barrier after the y slopes, or the one here, keeps the order).
+      const long i = i0 + team.team_rank() % tile_i, j = j0 + team.team_rank() / tile_i;
+      const bool own = i < i1 && j < j1;
+      Real x_part[NCONS];
+      const Real dx_i = own ? dx(i) : Real(1);
+      CFD_UNROLL
+      for (int v = 0; v < NCONS; ++v) x_part[v] = own ? update.x_part(v, i, j, dx_i) : Real(0);
+      if constexpr (!slopes_stored) team.team_barrier();
+      face_fluxes<1>(team, prims, slopes_along_y, fy, i0, i1, j0, j1);
+      team.team_barrier();
+      if (own) {
+        const Real dy_j = dy(j);
+        CFD_UNROLL
+        for (int v = 0; v < NCONS; ++v) update.store(v, i, j, x_part[v], dy_j);
+        if (new_dt) {
+          const Real value = bound(i, j);
+          if (value < dt_bound) dt_bound = value;
+        }
+      }
+    }
   }
 
   // The parts of a stage, cell by cell. Functors, not lambdas: GCC inlines
@@ -154,15 +245,32 @@ struct FusedStage {
     }
   };
 
+  // The limited slopes along Dir of a cell's primitives, as FaceFlux would
+  // compute them (the same function, so the same bits).
+  template <int Dir>
+  struct StoreSlopes {
+    TileWithSlopes tile;
+    KOKKOS_FORCEINLINE_FUNCTION void operator()(long i, long j) const {
+      using Face = FaceFlux<Real, Dir, Scheme>;
+      const long jj = j - tile.j0, ii = i - tile.i0;
+      tile.slopes(IDN, jj, ii) = Face::cell_slope(tile.prims, IDN, j, i);
+      tile.slopes(IVX, jj, ii) = Face::cell_slope(tile.prims, IVX, j, i);
+      tile.slopes(IVY, jj, ii) = Face::cell_slope(tile.prims, IVY, j, i);
+      tile.slopes(IVZ, jj, ii) = Face::cell_slope(tile.prims, IVZ, j, i);
+      tile.slopes(last_slot, jj, ii) = Face::cell_slope(tile.prims, IPR, j, i);
+    }
+  };
+
   // The fluxes through the tile's faces normal to Dir: x faces i0..i1 of its
   // rows, y faces j0..j1 of its columns.
-  template <int Dir>
+  template <int Dir, class W>
   struct StoreFluxes {
-    TilePrimitives prims;
+    W w;
     Scratch flux;
     long j0, i0;  // block indices of the tile's first cell
+    Real gamma;
     KOKKOS_FORCEINLINE_FUNCTION void operator()(long i, long j) const {
-      const gas::Conserved<Real> f = FaceFlux<Real, Dir, Scheme>::flux(prims, j, i, prims.gamma);
+      const gas::Conserved<Real> f = FaceFlux<Real, Dir, Scheme>::flux(w, j, i, gamma);
       const long jj = j - j0, ii = i - i0;
       flux(IDN, jj, ii) = f.rho;
       flux(IM1, jj, ii) = f.mx;
@@ -181,18 +289,23 @@ struct FusedStage {
     Scratch fx, fy;
     long j0, i0;
     Real a, b, dt;
-    KOKKOS_FORCEINLINE_FUNCTION void update(int v, long j, long i, long jj, long ii) const {
-      u_out(v, j, i) = stage_value<Blend, Scheme::reciprocal>(Blend ? u_base(v, j, i) : Real(0), u_in(v, j, i),
-                                                              fx(v, jj, ii), fx(v, jj, ii + 1), dx(i), fy(v, jj, ii),
-                                                              fy(v, jj + 1, ii), dy(j), a, b, dt);
+    // The cell's dx and dy are passed in, read once: read here after each
+    // store to u_out, which the compiler cannot tell apart from dy, they
+    // would be read again and, with the modern schemes, divided again.
+    KOKKOS_FORCEINLINE_FUNCTION Real x_part(int v, long i, long j, Real dx_i) const {
+      return flux_difference<Scheme::reciprocal>(fx(v, j - j0, i - i0), fx(v, j - j0, i - i0 + 1), dx_i);
+    }
+    KOKKOS_FORCEINLINE_FUNCTION void store(int v, long i, long j, Real x, Real dy_j) const {
+      const Real y = flux_difference<Scheme::reciprocal>(fy(v, j - j0, i - i0), fy(v, j - j0 + 1, i - i0), dy_j);
+      u_out(v, j, i) = stage_value_from<Blend>(Blend ? u_base(v, j, i) : Real(0), u_in(v, j, i), x, y, a, b, dt);
     }
     KOKKOS_FORCEINLINE_FUNCTION void operator()(long i, long j) const {
-      const long jj = j - j0, ii = i - i0;
-      update(IDN, j, i, jj, ii);
-      update(IM1, j, i, jj, ii);
-      update(IM2, j, i, jj, ii);
-      update(IM3, j, i, jj, ii);
-      update(IEN, j, i, jj, ii);
+      const Real dx_i = dx(i), dy_j = dy(j);
+      store(IDN, i, j, x_part(IDN, i, j, dx_i), dy_j);
+      store(IM1, i, j, x_part(IM1, i, j, dx_i), dy_j);
+      store(IM2, i, j, x_part(IM2, i, j, dx_i), dy_j);
+      store(IM3, i, j, x_part(IM3, i, j, dx_i), dy_j);
+      store(IEN, i, j, x_part(IEN, i, j, dx_i), dy_j);
     }
   };
 
@@ -218,8 +331,8 @@ Real fused_stage(const Array3<Real>& u_base, const Array3<Real>& u_in, const Arr
   Real bound = Kokkos::reduction_identity<Real>::min();
   if (begin[0] >= end[0] || begin[1] >= end[1]) return bound;
   constexpr int tile_i = Stage::tile_i, tile_j = Stage::tile_j;
-  const size_t bytes = Stage::scratch_bytes(tile_i, tile_j);
-  if (bytes > team_scratch_limit())
+  const size_t bytes = Stage::scratch_bytes();
+  if (bytes > team_scratch_limit(Stage::team_threads))
     throw std::runtime_error("euler2d: the fused stage needs " + std::to_string(bytes) +
                              " bytes of shared memory per block, more than this GPU gives; set "
                              "euler2d.fused_stage: false");
@@ -235,7 +348,6 @@ Real fused_stage(const Array3<Real>& u_base, const Array3<Real>& u_in, const Arr
                 b,
                 dt,
                 new_dt,
-                {tile_i, tile_j},
                 tiles_i,
                 {int(begin[0]), int(begin[1])},
                 {int(end[0]), int(end[1])}};
