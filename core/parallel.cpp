@@ -20,16 +20,19 @@ int device_id() {
 #endif
 }
 
-size_t team_scratch_limit(int team_size) {
+bool team_scratch_fits(size_t bytes, int team_size, int blocks_per_sm) {
 #if defined(KOKKOS_ENABLE_CUDA)
-  int block_bytes = 0;
-  if (cudaDeviceGetAttribute(&block_bytes, cudaDevAttrMaxSharedMemoryPerBlock, device_id()) != cudaSuccess)
-    return team_scratch_limit();
-  const size_t reserved = sizeof(double) * (size_t(team_size) + 2) + sizeof(std::int64_t);
-  return size_t(block_bytes) > reserved ? size_t(block_bytes) - reserved : 0;
+  int block_limit = 0, sm_bytes = 0;
+  if (cudaDeviceGetAttribute(&block_limit, cudaDevAttrMaxSharedMemoryPerBlock, device_id()) != cudaSuccess ||
+      cudaDeviceGetAttribute(&sm_bytes, cudaDevAttrMaxSharedMemoryPerMultiprocessor, device_id()) != cudaSuccess)
+    return bytes <= team_scratch_limit();
+  const size_t team_reserve = sizeof(double) * (size_t(team_size) + 2) + sizeof(std::int64_t);
+  const size_t block = bytes + team_reserve + 1024;
+  return bytes + team_reserve <= size_t(block_limit) && size_t(sm_bytes) / block >= size_t(blocks_per_sm);
 #else
   (void)team_size;
-  return team_scratch_limit();
+  (void)blocks_per_sm;
+  return bytes <= team_scratch_limit();
 #endif
 }
 

@@ -49,12 +49,17 @@ inline size_t team_scratch_limit() {
     return static_cast<size_t>(Kokkos::TeamPolicy<ExecSpace>::scratch_size_max(0));
 }
 
-// The same for teams of team_size threads. Kokkos' scratch_size_max reserves
-// what a team of 1024 threads takes of a block's shared memory (a double a
-// thread, plus two, for team reductions, and an int64 for the team's id);
-// a launch is checked against what its own team size takes, so a team of
-// 256 has 6 KB more (about 46 KB of 48 on NVIDIA GPUs).
-size_t team_scratch_limit(int team_size);
+// Whether a kernel whose teams of team_size threads each take `bytes` of
+// team scratch launches with blocks_per_sm such blocks held at once (its
+// launch bounds); always on a CPU. Kokkos checks two things at launch: a
+// block's shared memory against the block's limit less what the team takes
+// for team reductions (a double a thread, plus two, and an int64 for the
+// team's id; scratch_size_max above assumes 1024 threads, so a team of 256
+// may have 6 KB more, 47,080 bytes of 49,152 on NVIDIA GPUs), and, through
+// TeamPolicy::team_size_max, that blocks_per_sm blocks fit a multiprocessor
+// (here with 1 KB a block to spare for static shared memory and the
+// hardware's own reserve).
+bool team_scratch_fits(size_t bytes, int team_size, int blocks_per_sm);
 
 // Initialises Kokkos for the lifetime of the object and finalises it after.
 // libgomp treats an unset OMP_PROC_BIND as false; saying so explicitly only
