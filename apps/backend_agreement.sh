@@ -1,0 +1,132 @@
+#!/usr/bin/env bash
+# Same bits on two builds: runs a fixed set of small cases of every solver and
+# compares each final snapshot with one recorded by another build (the CPU's,
+# normally) at zero tolerance, field by field.
+#
+#   bash apps/backend_agreement.sh record  BIN_DIR REF_DIR
+#   bash apps/backend_agreement.sh compare BIN_DIR REF_DIR [RANKS]
+#   bash apps/backend_agreement.sh list
+#
+# BIN_DIR  a build's apps folder (holding cfdrun and cfdcompare), e.g.
+#          build/openmp/apps or ~/.cache/cfdrun/cuda/build/apps
+# REF_DIR  record: where the reference snapshots go (one folder per case);
+#          compare: a folder written by record, on this or another machine
+# RANKS    rank counts to compare, e.g. "1 2" (default "1"); more than one
+#          rank runs under mpirun (MPIEXEC), which needs an MPI build
+#
+# The GPU's results are the CPU's bit for bit because neither build contracts
+# multiply-adds and the kernels do the same operations in the same order
+# (docs/performance.md, "Agreement with the CPU"); this script is how that is
+# checked. The cases are small (a few seconds each on 2 CPU cores) and cover
+# each solver's precisions, schemes, fused and split kernels, tiles cut by the
+# block's edge and physical boundaries. Exit status: 0 when every field of
+# every case is equal, 1 when one differs, 2 for bad usage.
+set -euo pipefail
+
+# name | case file | options (split on blanks) | fields
+cases=(
+  "diffusion_seed_fp64|config/diffusion_seed.yaml||u"
+  "diffusion_seed_fp32|config/diffusion_seed.yaml|--set diffusion.precision=fp32|u"
+  "diffusion_512|config/diffusion.yaml|--set grid.nx=512 --set grid.ny=384 --set time.steps=200 --set output.every=0|u"
+  "diffusion_fused8_fp32|config/diffusion.yaml|--set grid.nx=300 --set grid.ny=200 --set time.steps=64 --set output.every=0 --set diffusion.fused_steps=8 --set diffusion.precision=fp32|u"
+  "sod_keep_seed|config/sod_keep_seed.yaml||rho u p"
+  "sod_keep_fused8|config/sod_keep_seed.yaml|--set sod.kernels=fused --set sod.fused_steps=8|rho u p"
+  "sod_plm_hllc|config/sod.yaml||rho u p"
+  "kh_hllc|config/kh.yaml|--set grid.nx=128 --set grid.ny=96 --set time.end_time=0.1 --set output.time_interval=0|rho vx vy vz p"
+  "kh_hlle_mc_rk3|config/kh.yaml|--set grid.nx=128 --set grid.ny=96 --set time.end_time=0.1 --set output.time_interval=0 --set euler2d.riemann=hlle --set euler2d.limiter=mc --set euler2d.integrator=rk3|rho vx vy vz p"
+  "kh_hlle_fp32|config/kh.yaml|--set grid.nx=128 --set grid.ny=96 --set time.end_time=0.1 --set output.time_interval=0 --set euler2d.riemann=hlle --set euler2d.precision=fp32|rho vx vy vz p"
+  "kh_hllc_fp32|config/kh.yaml|--set grid.nx=128 --set grid.ny=96 --set time.end_time=0.1 --set output.time_interval=0 --set euler2d.precision=fp32|rho vx vy vz p"
+  "kh_llf_split|config/kh.yaml|--set grid.nx=128 --set grid.ny=96 --set time.end_time=0.1 --set output.time_interval=0 --set euler2d.riemann=llf --set euler2d.fused_stage=false|rho vx vy vz p"
+  "kh_partial_tiles|config/kh.yaml|--set grid.nx=100 --set grid.ny=70 --set time.end_time=0.05 --set output.time_interval=0|rho vx vy vz p"
+  "blast_reflecting|config/kh.yaml|--set euler2d.problem=blast --set grid.nx=96 --set grid.ny=80 --set time.end_time=0.05 --set output.time_interval=0 --set boundary.x_lo=reflecting --set boundary.x_hi=outflow --set boundary.y_lo=reflecting --set boundary.y_hi=outflow|rho vx vy vz p"
+  "kh_seed|config/kh_seed.yaml|--set grid.nx=128 --set grid.ny=128 --set time.end_time=0.05 --set output.time_interval=0|rho vx vy vz p"
+)
+
+usage() {
+  sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//' >&2
+  exit "${1:-2}"
+}
+
+mode=${1:-}
+case "$mode" in -h | --help) usage 0 ;; esac
+repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+if [ "$mode" = list ]; then
+  for c in "${cases[@]}"; do
+    IFS='|' read -r name file options fields <<<"$c"
+    printf '%-20s %s %s  [%s]\n' "$name" "$file" "$options" "$fields"
+  done
+  exit 0
+fi
+case "$mode" in record | compare) ;; *) usage ;; esac
+[ $# -ge 3 ] || usage
+bin=$(cd "$2" 2>/dev/null && pwd) || {
+  echo "backend_agreement: BIN_DIR '$2' does not exist" >&2
+  exit 2
+}
+ref=$3
+ranks=${4:-1}
+for tool in cfdrun cfdcompare; do
+  [ -x "$bin/$tool" ] || {
+    echo "backend_agreement: $bin has no $tool" >&2
+    exit 2
+  }
+done
+if [ "$mode" = compare ] && [ ! -d "$ref" ]; then
+  echo "backend_agreement: reference folder '$ref' does not exist (make it with: record BIN_DIR $ref)" >&2
+  exit 2
+fi
+mkdir -p "$ref"
+ref=$(cd "$ref" && pwd)
+work=$(mktemp -d "${TMPDIR:-/tmp}/backend_agreement.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+
+# The last snapshot of a run folder (file names carry the step, zero-padded).
+final_of() { (cd "$1" && ls -- *.h5 2>/dev/null | grep -v '^checkpoint_' | sort | tail -n 1); }
+
+failed=0
+for c in "${cases[@]}"; do
+  IFS='|' read -r name file options fields <<<"$c"
+  read -r -a args <<<"$options"
+  if [ "$mode" = record ]; then
+    # Only the final snapshot is kept: it is what compare reads.
+    "$bin/cfdrun" "$repo/$file" -q --output "$work/$name" "${args[@]}"
+    final=$(final_of "$work/$name")
+    rm -rf "${ref:?}/$name"
+    mkdir -p "$ref/$name"
+    cp "$work/$name/$final" "$ref/$name/"
+    printf '%-20s recorded %s\n' "$name" "$final"
+    continue
+  fi
+  expected=$(final_of "$ref/$name")
+  if [ -z "$expected" ]; then
+    printf '%-20s MISSING in %s\n' "$name" "$ref"
+    failed=1
+    continue
+  fi
+  for n in $ranks; do
+    out=$work/${name}_np$n
+    if [ "$n" = 1 ]; then
+      "$bin/cfdrun" "$repo/$file" -q --output "$out" "${args[@]}"
+    else
+      "${MPIEXEC:-mpirun}" -np "$n" "$bin/cfdrun" "$repo/$file" -q --output "$out" "${args[@]}"
+    fi
+    got=$(final_of "$out")
+    verdict="bit for bit"
+    if [ "$got" != "$expected" ]; then
+      verdict="DIFFERENT final snapshot: $got, reference $expected"
+      failed=1
+    else
+      for field in $fields; do
+        if ! "$bin/cfdcompare" "$ref/$name/$expected" "$out/$got" --field "$field" --atol 0 --rtol 0 -q; then
+          verdict="DIFFERS in $field:"$'\n'$("$bin/cfdcompare" "$ref/$name/$expected" "$out/$got" --field "$field" --atol 0 --rtol 0 || true)
+          failed=1
+          break
+        fi
+      done
+    fi
+    printf '%-20s %d rank(s) %-24s %s\n' "$name" "$n" "$got" "$verdict"
+  done
+done
+[ "$mode" = record ] || { [ $failed = 0 ] && echo "backend_agreement: every case bit for bit" || echo "backend_agreement: some cases differ"; }
+exit $failed
