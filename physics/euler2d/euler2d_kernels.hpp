@@ -50,7 +50,9 @@ KOKKOS_FORCEINLINE_FUNCTION CellPrimitives<Real> cell_primitives(const U& u, lon
 }
 
 // A cell's bound on dt: min(dx/(|vx|+c), dy/(|vy|+c)); -1 where the cell is
-// not physical (density or pressure not positive, or NaN).
+// not physical (density or pressure not positive, or NaN). The modern
+// schemes take w from cell_primitives<true> (one reciprocal where the
+// tutorial's scheme, like its Fortran, divides four times).
 template <class Real>
 KOKKOS_FORCEINLINE_FUNCTION Real cell_dt_bound(const CellPrimitives<Real>& w, Real dx, Real dy, Real gamma) {
   if (!(w.rho > Real(0)) || !(w.p > Real(0))) return Real(-1);
@@ -59,14 +61,16 @@ KOKKOS_FORCEINLINE_FUNCTION Real cell_dt_bound(const CellPrimitives<Real>& w, Re
   return tx < ty ? tx : ty;
 }
 
-// One direction's part of the stage update, (F_lo - F_hi)/d. Reciprocal:
-// times 1/d (the modern schemes; the five components share it).
+// One direction's part of the stage update, (F_lo - F_hi)/d. Reciprocal
+// (the modern schemes): d is given as its reciprocal 1/d, which the solver
+// computes once for the grid (the same bits as computing it here: a
+// division is correctly rounded on every backend), and multiplies.
 template <bool Reciprocal, class Real>
-KOKKOS_FORCEINLINE_FUNCTION Real flux_difference(Real lo, Real hi, Real d) {
+KOKKOS_FORCEINLINE_FUNCTION Real flux_difference(Real lo, Real hi, Real d_or_inverse) {
   if constexpr (Reciprocal)
-    return (lo - hi) * (Real(1) / d);
+    return (lo - hi) * d_or_inverse;
   else
-    return (lo - hi) / d;
+    return (lo - hi) / d_or_inverse;
 }
 
 // The stage update of one conserved component from its two directions'
@@ -82,7 +86,8 @@ KOKKOS_FORCEINLINE_FUNCTION Real stage_value_from(Real u_base, Real u_in, Real x
     return stage;
 }
 
-// The same from the fluxes through the cell's four faces.
+// The same from the fluxes through the cell's four faces; dx and dy as
+// flux_difference takes them (their reciprocals when Reciprocal).
 template <bool Blend, bool Reciprocal = false, class Real>
 KOKKOS_FORCEINLINE_FUNCTION Real stage_value(Real u_base, Real u_in, Real fx_lo, Real fx_hi, Real dx, Real fy_lo,
                                              Real fy_hi, Real dy, Real a, Real b, Real dt) {
@@ -235,7 +240,7 @@ struct FaceFluxes {
 template <class Real, bool Blend, bool Reciprocal>
 struct Update {
   Array3<Real> u_base, u_in, u_out, fx, fy;
-  Array1<Real> dx, dy;
+  Array1<Real> dx, dy;  // the cells' widths, or with Reciprocal their reciprocals
   Real a, b, dt;
   // dx and dy read once a cell (a store to u_out, which the compiler cannot
   // tell apart from them, would have them read again for each component).
@@ -256,13 +261,13 @@ struct Update {
 };
 
 // The smallest bound on dt over the cells, from the conserved state.
-template <class Real>
+template <class Real, bool Reciprocal>
 struct MaxStableDt {
   Array3<Real> u;
   Array1<Real> dx, dy;
   Real gamma;
   KOKKOS_FORCEINLINE_FUNCTION Real operator()(const long j, const long i) const {
-    return cell_dt_bound(cell_primitives(u, j, i, gamma), dx(i), dy(j), gamma);
+    return cell_dt_bound(cell_primitives<Reciprocal>(u, j, i, gamma), dx(i), dy(j), gamma);
   }
 };
 

@@ -56,19 +56,26 @@ class Solver {
             p.fused_stage ? 0 : grid_.extent(0)),
         dx_("euler2d::dx", grid_.extent(0)),
         dy_("euler2d::dy", grid_.extent(1)),
+        inv_dx_("euler2d::inv_dx", grid_.extent(0)),
+        inv_dy_("euler2d::inv_dy", grid_.extent(1)),
         // The fused stage fills U's ghosts, the split kernels W's.
         halo_(dec, p.fused_stage ? int(NCONS) : int(NPRIM), faces()) {
     // Widths as the tutorial takes them: differences of face coordinates
     // x_a(g) = lo + h*g of global face g, so they may differ from h in the
-    // last bit, and every rank count gives the same ones.
+    // last bit, and every rank count gives the same ones. Their reciprocals,
+    // which the modern schemes' update multiplies by (flux_difference), are
+    // computed here once, with the same bits as on any device.
     for (int d = 0; d < 2; ++d) {
       auto widths = Kokkos::create_mirror_view(d == 0 ? dx_ : dy_);
+      auto inverses = Kokkos::create_mirror_view(d == 0 ? inv_dx_ : inv_dy_);
       const double h = (p.hi[d] - p.lo[d]) / (d == 0 ? p.nx : p.ny);
       for (long k = 0; k < grid_.extent(d); ++k) {
         const long g = grid_.global_index(d, k);
         widths(k) = Real(h * static_cast<double>(g + 1) + p.lo[d]) - Real(h * static_cast<double>(g) + p.lo[d]);
+        inverses(k) = Real(1) / widths(k);
       }
       Kokkos::deep_copy(d == 0 ? dx_ : dy_, widths);
+      Kokkos::deep_copy(d == 0 ? inv_dx_ : inv_dy_, inverses);
     }
   }
 
@@ -159,27 +166,39 @@ class Solver {
   // negative when a cell is not physical. The driver takes the minimum over
   // ranks, which is exact, so every rank count gives the same dt.
   // The fused stage finds the bound of the next step with the last stage of
-  // this one; otherwise a kernel finds it.
+  // this one; otherwise a kernel finds it. The primitives come as the face
+  // scheme takes them (by a reciprocal, or the tutorial's divisions).
   double stable_dt() const {
-    const Real local = dt_bound_known_
-                           ? dt_bound_
-                           : min_2d<Kokkos::Iterate::Right, Real>(
-                                 "euler2d::new_dt", int(grid_.begin(1)), int(grid_.end(1)), int(grid_.begin(0)),
-                                 int(grid_.end(0)), 1, MaxStableDt<Real>{u_, dx_, dy_, Real(p_.gamma)});
+    const auto block_bound = [&](auto reciprocal) {
+      return min_2d<Kokkos::Iterate::Right, Real>(
+          "euler2d::new_dt", int(grid_.begin(1)), int(grid_.end(1)), int(grid_.begin(0)), int(grid_.end(0)), 1,
+          MaxStableDt<Real, decltype(reciprocal)::value>{u_, dx_, dy_, Real(p_.gamma)});
+    };
+    const Real local = dt_bound_known_      ? dt_bound_
+                       : reciprocal_cells() ? block_bound(std::true_type{})
+                                            : block_bound(std::false_type{});
     return local < Real(0) || !(local == local) ? -1.0 : p_.cfl * static_cast<double>(local);
   }
+
+  // Whether the case's face scheme takes its cells' primitives by a
+  // reciprocal (FaceScheme::reciprocal: every scheme but the tutorial's).
+  bool reciprocal_cells() const { return !p_.original_faces; }
 
   // First cell (i, j) of the global grid, 0-based, that is not physical, over all ranks.
   std::pair<long, long> bad_cell() const {
     auto u = u_;
     const Real gamma = Real(p_.gamma);
+    const bool reciprocal = reciprocal_cells();
     const long nx = p_.nx, x0 = grid_.offset[0] - grid_.begin(0), y0 = grid_.offset[1] - grid_.begin(1);
     long first = Kokkos::reduction_identity<long>::min();
     Kokkos::parallel_reduce(
         "euler2d::find_bad_cell", interior(),
         KOKKOS_LAMBDA(const int j, const int i, long& k) {
           const long flat = (y0 + j) * nx + (x0 + i);
-          const CellPrimitives<Real> w = cell_primitives(u, j, i, gamma);
+          // The primitives as stable_dt computes them, so that the cell it
+          // finds unphysical is the one found here.
+          const CellPrimitives<Real> w =
+              reciprocal ? cell_primitives<true>(u, j, i, gamma) : cell_primitives(u, j, i, gamma);
           if ((!(w.rho > 0) || !(w.p > 0)) && flat < k) k = flat;
         },
         Kokkos::Min<long>(first));
@@ -201,7 +220,9 @@ class Solver {
       // and Kokkos copies no strided device view to the host (CUDA).
       Real u[NCONS];
       for (int v = 0; v < NCONS; ++v) Kokkos::deep_copy(u[v], Kokkos::subview(u_, v, lj, li));
-      const CellPrimitives<Real> w = cell_primitives(u[IDN], u[IM1], u[IM2], u[IM3], u[IEN], Real(p_.gamma));
+      const CellPrimitives<Real> w = reciprocal_cells()
+                                         ? cell_primitives<true>(u[IDN], u[IM1], u[IM2], u[IM3], u[IEN], Real(p_.gamma))
+                                         : cell_primitives(u[IDN], u[IM1], u[IM2], u[IM3], u[IEN], Real(p_.gamma));
       values[0] = w.rho;
       values[1] = w.p;
     }
@@ -352,7 +373,7 @@ class Solver {
 
   void release() {
     u_ = u_stage_ = u_stage2_ = w_ = fx_ = fy_ = Array3<Real>();
-    dx_ = dy_ = Array1<Real>();
+    dx_ = dy_ = inv_dx_ = inv_dy_ = Array1<Real>();
     halo_.release();
   }
 
@@ -413,10 +434,10 @@ class Solver {
       with_face_scheme(p_, [&](auto scheme) {
         using Scheme = decltype(scheme);
         const Real part = a == Real(0) && b == Real(1)
-                              ? fused_stage<Real, Scheme, false>(u_base, u_in, u_out, dx_, dy_, Real(p_.gamma), a, b,
-                                                                 dt, new_dt, begin, end)
-                              : fused_stage<Real, Scheme, true>(u_base, u_in, u_out, dx_, dy_, Real(p_.gamma), a, b, dt,
-                                                                new_dt, begin, end);
+                              ? fused_stage<Real, Scheme, false>(u_base, u_in, u_out, dx_, dy_, inv_dx_, inv_dy_,
+                                                                 Real(p_.gamma), a, b, dt, new_dt, begin, end)
+                              : fused_stage<Real, Scheme, true>(u_base, u_in, u_out, dx_, dy_, inv_dx_, inv_dy_,
+                                                                Real(p_.gamma), a, b, dt, new_dt, begin, end);
         if (part < bound) bound = part;  // an order-free minimum: the same bound however the rows are cut
       });
     };
@@ -479,12 +500,13 @@ class Solver {
       for_each_2d<Kokkos::Iterate::Right>("euler2d::fluxes_y", j0, int(fa), i0, i1, 1, fluxes_y);
       for_each_2d<Kokkos::Iterate::Right>("euler2d::fluxes_y", int(fb), j1 + 1, i0, i1, 1, fluxes_y);
       constexpr bool R = Scheme::reciprocal;
+      const Array1<Real> dx = R ? inv_dx_ : dx_, dy = R ? inv_dy_ : dy_;  // as flux_difference takes them
       if (a == Real(0) && b == Real(1))
         for_each_2d<Kokkos::Iterate::Right>("euler2d::update", j0, j1, i0, i1, 1,
-                                            Update<Real, false, R>{u_base, u_in, u_out, fx_, fy_, dx_, dy_, a, b, dt});
+                                            Update<Real, false, R>{u_base, u_in, u_out, fx_, fy_, dx, dy, a, b, dt});
       else
         for_each_2d<Kokkos::Iterate::Right>("euler2d::update", j0, j1, i0, i1, 1,
-                                            Update<Real, true, R>{u_base, u_in, u_out, fx_, fy_, dx_, dy_, a, b, dt});
+                                            Update<Real, true, R>{u_base, u_in, u_out, fx_, fy_, dx, dy, a, b, dt});
     });
     primitives(u_out);
   }
@@ -493,7 +515,7 @@ class Solver {
   Decomposition dec_;
   GridBlock grid_;
   Array3<Real> u_, u_stage_, u_stage2_, w_, fx_, fy_;
-  Array1<Real> dx_, dy_;
+  Array1<Real> dx_, dy_, inv_dx_, inv_dy_;  // cell widths and their reciprocals
   HaloExchange<Real> halo_;
   long step_ = 0;
   double time_ = 0;

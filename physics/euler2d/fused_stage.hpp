@@ -64,7 +64,7 @@ struct FusedStage {
   static constexpr bool fluxes_share_scratch = !host;
 
   Array3<Real> u_base, u_in, u_out;
-  Array1<Real> dx, dy;
+  Array1<Real> dx, dy, inv_dx, inv_dy;  // cell widths and their reciprocals
   Real gamma, a, b, dt;
   bool new_dt;           // last stage of a step: also each tile's bound on the next dt
   int tiles_i;           // tiles along i
@@ -195,7 +195,11 @@ struct FusedStage {
     team.team_barrier();
     face_fluxes<0>(team, prims, slopes_along_x, fx, i0, i1, j0, j1);
     team.team_barrier();
-    const StoreUpdate update{u_base, u_in, u_out, dx, dy, fx, fy, j0, i0, a, b, dt};
+    // The update takes the widths as flux_difference does: their reciprocals
+    // in the modern schemes.
+    const StoreUpdate update{
+        u_base, u_in, u_out, Scheme::reciprocal ? inv_dx : dx, Scheme::reciprocal ? inv_dy : dy, fx, fy, j0, i0,
+        a,      b,    dt};
     const DtBound bound{u_out, dx, dy, gamma};
     if constexpr (host) {
       face_fluxes<1>(team, prims, slopes_along_y, fy, i0, i1, j0, j1);
@@ -206,21 +210,24 @@ struct FusedStage {
       // Thread r owns the tile's cell r (row order); the x part of its
       // update is taken before the y fluxes overwrite the x fluxes (the
       // barrier after the y slopes, or the one here, keeps the order).
+      // The bound on the next dt comes from the values the thread has just
+      // stored, still in its registers (the same bits as reading them back).
       const long i = i0 + team.team_rank() % tile_i, j = j0 + team.team_rank() / tile_i;
       const bool own = i < i1 && j < j1;
       Real x_part[NCONS];
-      const Real dx_i = own ? dx(i) : Real(1);
+      const Real dx_i = own ? update.dx(i) : Real(1);
       CFD_UNROLL
       for (int v = 0; v < NCONS; ++v) x_part[v] = own ? update.x_part(v, i, j, dx_i) : Real(0);
       if constexpr (!slopes_stored) team.team_barrier();
       face_fluxes<1>(team, prims, slopes_along_y, fy, i0, i1, j0, j1);
       team.team_barrier();
       if (own) {
-        const Real dy_j = dy(j);
+        const Real dy_j = update.dy(j);
+        Real u[NCONS];
         CFD_UNROLL
-        for (int v = 0; v < NCONS; ++v) update.store(v, i, j, x_part[v], dy_j);
+        for (int v = 0; v < NCONS; ++v) u[v] = update.store(v, i, j, x_part[v], dy_j);
         if (new_dt) {
-          const Real value = bound(i, j);
+          const Real value = bound.of(u, i, j);
           if (value < dt_bound) dt_bound = value;
         }
       }
@@ -286,19 +293,22 @@ struct FusedStage {
   // writes, and no cell reads another's. u_in is never written.
   struct StoreUpdate {
     Array3<Real> u_base, u_in, u_out;
-    Array1<Real> dx, dy;
+    Array1<Real> dx, dy;  // as flux_difference takes them: the reciprocals when Scheme::reciprocal
     Scratch fx, fy;
     long j0, i0;
     Real a, b, dt;
     // The cell's dx and dy are passed in, read once: read here after each
     // store to u_out, which the compiler cannot tell apart from dy, they
-    // would be read again and, with the modern schemes, divided again.
+    // would be read again for each component.
     KOKKOS_FORCEINLINE_FUNCTION Real x_part(int v, long i, long j, Real dx_i) const {
       return flux_difference<Scheme::reciprocal>(fx(v, j - j0, i - i0), fx(v, j - j0, i - i0 + 1), dx_i);
     }
-    KOKKOS_FORCEINLINE_FUNCTION void store(int v, long i, long j, Real x, Real dy_j) const {
+    // Stores the cell's new value of component v and returns it.
+    KOKKOS_FORCEINLINE_FUNCTION Real store(int v, long i, long j, Real x, Real dy_j) const {
       const Real y = flux_difference<Scheme::reciprocal>(fy(v, j - j0, i - i0), fy(v, j - j0 + 1, i - i0), dy_j);
-      u_out(v, j, i) = stage_value_from<Blend>(Blend ? u_base(v, j, i) : Real(0), u_in(v, j, i), x, y, a, b, dt);
+      const Real value = stage_value_from<Blend>(Blend ? u_base(v, j, i) : Real(0), u_in(v, j, i), x, y, a, b, dt);
+      u_out(v, j, i) = value;
+      return value;
     }
     KOKKOS_FORCEINLINE_FUNCTION void operator()(long i, long j) const {
       const Real dx_i = dx(i), dy_j = dy(j);
@@ -310,14 +320,19 @@ struct FusedStage {
     }
   };
 
-  // A cell's bound on the next dt, from the values just written (each thread
-  // reads back its own cells).
+  // A cell's bound on the next dt from the values just written: read back
+  // (each CPU thread its own cells), or given (a GPU thread's registers).
+  // The primitives as the scheme takes them, as Solver::stable_dt does.
   struct DtBound {
     Array3<Real> u;
     Array1<Real> dx, dy;
     Real gamma;
     KOKKOS_FORCEINLINE_FUNCTION Real operator()(long i, long j) const {
-      return cell_dt_bound(cell_primitives(u, j, i, gamma), dx(i), dy(j), gamma);
+      return cell_dt_bound(cell_primitives<Scheme::reciprocal>(u, j, i, gamma), dx(i), dy(j), gamma);
+    }
+    KOKKOS_FORCEINLINE_FUNCTION Real of(const Real (&c)[NCONS], long i, long j) const {
+      return cell_dt_bound(cell_primitives<Scheme::reciprocal>(c[IDN], c[IM1], c[IM2], c[IM3], c[IEN], gamma), dx(i),
+                           dy(j), gamma);
     }
   };
 };
@@ -326,8 +341,8 @@ struct FusedStage {
 // the block's bound on the next dt when new_dt (otherwise the largest Real).
 template <class Real, class Scheme, bool Blend>
 Real fused_stage(const Array3<Real>& u_base, const Array3<Real>& u_in, const Array3<Real>& u_out,
-                 const Array1<Real>& dx, const Array1<Real>& dy, Real gamma, Real a, Real b, Real dt, bool new_dt,
-                 const long (&begin)[2], const long (&end)[2]) {
+                 const Array1<Real>& dx, const Array1<Real>& dy, const Array1<Real>& inv_dx, const Array1<Real>& inv_dy,
+                 Real gamma, Real a, Real b, Real dt, bool new_dt, const long (&begin)[2], const long (&end)[2]) {
   using Stage = FusedStage<Real, Scheme, Blend>;
   Real bound = Kokkos::reduction_identity<Real>::min();
   if (begin[0] >= end[0] || begin[1] >= end[1]) return bound;
@@ -340,6 +355,8 @@ Real fused_stage(const Array3<Real>& u_base, const Array3<Real>& u_in, const Arr
                 u_out,
                 dx,
                 dy,
+                inv_dx,
+                inv_dy,
                 gamma,
                 a,
                 b,
