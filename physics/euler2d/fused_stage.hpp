@@ -39,13 +39,20 @@ struct FusedStage {
   // hundred KB, in the core's L2; a team is one thread.
   static constexpr int tile_i = host ? 128 : 32, tile_j = host ? 16 : 8, team_threads = host ? 1 : 256;
   static_assert(host || team_threads == tile_i * tile_j, "a GPU thread owns one cell of the tile");
-  // Teams a GPU multiprocessor should hold at once (launch bounds): the
-  // compiler then keeps a thread within 64 registers. Left to itself it took
-  // 100, room for two teams (25% occupancy), and the latency of the FP64
-  // divisions showed; on an H200 FP64 plm + hlle + rk2 ran at 1.99e9
-  // cell-updates/s with two teams, 2.3e9 with three, 2.79e9 with four
-  // (4 x 44 KB of shared memory fit in an SM's 228 KB).
-  static constexpr int teams_per_sm = host ? 0 : 4;
+  // Teams a GPU multiprocessor should hold at once (launch bounds), which
+  // caps a thread's registers. FP64: four, 64 registers. Left to itself the
+  // compiler took 100, room for two teams (25% occupancy), and the latency of
+  // the FP64 divisions showed; on an H200 FP64 plm + hlle + rk2 ran at
+  // 1.99e9 cell-updates/s with two teams, 2.3e9 with three, 2.79e9 with four
+  // (4 x 42 KB of shared memory fit in an SM's 228 KB). Five (48 registers)
+  // gave hllc 7% more but hlle 2% and the tutorial's scheme 20% less.
+  // FP32: seven, which caps a thread at 32 registers (a few spilled), so
+  // that eight teams, the whole 2048 threads, fit an H200 multiprocessor
+  // (8 x 21 KB of shared memory): FP32 hlle went from 5.67e9 with four teams
+  // to 6.36e9 with five, 6.91e9 with six and 7.11e9 with eight. Seven and
+  // eight give the same code; seven is what an A100 (164 KB) holds, so the
+  // stage runs there too.
+  static constexpr int teams_per_sm = host ? 0 : sizeof(Real) == 4 ? 7 : 4;
   using Policy = Kokkos::TeamPolicy<ExecSpace, Kokkos::LaunchBounds<host ? 0 : team_threads, teams_per_sm>>;
   // Scratch slot of each primitive: rho, vx, vy, vz, then p, or for the
   // tutorial's scheme e (which its faces reconstruct), p then following from
