@@ -27,8 +27,8 @@ bool team_scratch_fits(size_t bytes, int team_size, int blocks_per_sm) {
       cudaDeviceGetAttribute(&sm_bytes, cudaDevAttrMaxSharedMemoryPerMultiprocessor, device_id()) != cudaSuccess)
     return bytes <= team_scratch_limit();
   const size_t team_reserve = sizeof(double) * (size_t(team_size) + 2) + sizeof(std::int64_t);
-  const size_t block = bytes + team_reserve + 1024;
-  return bytes + team_reserve <= size_t(block_limit) && size_t(sm_bytes) / block >= size_t(blocks_per_sm);
+  return bytes + team_reserve <= size_t(block_limit) &&
+         size_t(sm_bytes) / gpu_block_shared_bytes(bytes, team_size) >= size_t(blocks_per_sm);
 #else
   (void)team_size;
   (void)blocks_per_sm;

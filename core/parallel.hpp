@@ -4,6 +4,7 @@
 
 #include "core/kokkos_compat.hpp"
 
+#include <cstdint>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -49,16 +50,61 @@ inline size_t team_scratch_limit() {
     return static_cast<size_t>(Kokkos::TeamPolicy<ExecSpace>::scratch_size_max(0));
 }
 
+// A block's shared memory on an NVIDIA multiprocessor, for a team of
+// team_size threads with `scratch` bytes of team scratch: the scratch, what
+// Kokkos takes for team reductions (a double a thread, plus two, and an
+// int64 for the team's id), the 1 KB the hardware reserves for each block,
+// and 256 bytes for static shared memory (Kokkos' own is 48).
+constexpr size_t gpu_block_shared_bytes(size_t scratch, int team_size) {
+  return scratch + sizeof(double) * (size_t(team_size) + 2) + sizeof(std::int64_t) + 1024 + 256;
+}
+
+// One multiprocessor of the NVIDIA architecture Kokkos was built for: its
+// shared memory for blocks and its resident threads (CUDA C++ programming
+// guide, technical specifications per compute capability). Launch bounds
+// are fixed at compile time, so a kernel asks for no more blocks than this
+// holds (gpu_blocks_per_sm).
+struct GpuMultiprocessor {
+  size_t shared_bytes;
+  int threads;
+};
+constexpr GpuMultiprocessor gpu_multiprocessor_built_for() {
+#if defined(KOKKOS_ARCH_HOPPER90) || defined(KOKKOS_ARCH_BLACKWELL100)
+  return {228 * 1024, 2048};
+#elif defined(KOKKOS_ARCH_AMPERE80)
+  return {164 * 1024, 2048};
+#elif defined(KOKKOS_ARCH_AMPERE86) || defined(KOKKOS_ARCH_ADA89) || defined(KOKKOS_ARCH_BLACKWELL120)
+  return {100 * 1024, 1536};
+#elif defined(KOKKOS_ARCH_VOLTA70) || defined(KOKKOS_ARCH_VOLTA72) || defined(KOKKOS_ARCH_PASCAL61)
+  return {96 * 1024, 2048};
+#else  // Turing, Pascal 60, older or not known here: the smallest
+  return {64 * 1024, 1024};
+#endif
+}
+
+// How many blocks of team_size threads, each with `scratch` bytes of team
+// scratch, to ask a multiprocessor to hold at once (launch bounds): `wanted`,
+// or fewer where the multiprocessor (by default the GPU built for's) holds
+// fewer; at least one.
+constexpr int gpu_blocks_per_sm(size_t scratch, int team_size, int wanted,
+                                GpuMultiprocessor sm = gpu_multiprocessor_built_for()) {
+  size_t n = size_t(wanted);
+  const size_t by_memory = sm.shared_bytes / gpu_block_shared_bytes(scratch, team_size);
+  const size_t by_threads = size_t(sm.threads / team_size);
+  if (by_memory < n) n = by_memory;
+  if (by_threads < n) n = by_threads;
+  return n < 1 ? 1 : int(n);
+}
+
 // Whether a kernel whose teams of team_size threads each take `bytes` of
 // team scratch launches with blocks_per_sm such blocks held at once (its
-// launch bounds); always on a CPU. Kokkos checks two things at launch: a
-// block's shared memory against the block's limit less what the team takes
-// for team reductions (a double a thread, plus two, and an int64 for the
-// team's id; scratch_size_max above assumes 1024 threads, so a team of 256
-// may have 6 KB more, 47,080 bytes of 49,152 on NVIDIA GPUs), and, through
-// TeamPolicy::team_size_max, that blocks_per_sm blocks fit a multiprocessor
-// (here with 1 KB a block to spare for static shared memory and the
-// hardware's own reserve).
+// launch bounds), on the GPU this process runs on; always on a CPU. Kokkos
+// checks two things at launch: a block's shared memory against the block's
+// limit less what the team takes for team reductions (scratch_size_max
+// above assumes 1024 threads, so a team of 256 may have 6 KB more, 47,080
+// bytes of 49,152 on NVIDIA GPUs), and, through TeamPolicy::team_size_max,
+// that blocks_per_sm blocks fit a multiprocessor (counted here as
+// gpu_block_shared_bytes counts a block).
 bool team_scratch_fits(size_t bytes, int team_size, int blocks_per_sm);
 
 // Initialises Kokkos for the lifetime of the object and finalises it after.

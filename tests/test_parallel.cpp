@@ -51,3 +51,28 @@ TEST(Parallel, Min2dFindsTheMinimumAlongAndAcrossMemory) {
   EXPECT_EQ((cfd::min_2d<Kokkos::Iterate::Right, double>("test::min", 5, 5, 0, 30, 1, Bowl{})),
             Kokkos::reduction_identity<double>::min());
 }
+
+// Launch bounds follow the GPU built for: the euler2d fused stage's blocks
+// (256 threads; 5,200 values of team scratch, and 192 bytes for Kokkos'
+// padding, as FusedStage::scratch_bytes_at_most counts them) on the
+// multiprocessors of an H100/H200, an A100, a 100 KB GPU (sm_86/89/120) and
+// a T4, the counts its comment in fused_stage.hpp gives. A block counts its
+// scratch, the team-reduction area, the 1 KB reserve and 256 bytes of
+// static shared memory.
+TEST(Parallel, GpuBlocksPerMultiprocessorFollowTheArchitecture) {
+  constexpr size_t fp32 = 5200 * 4 + 3 * 64, fp64 = 5200 * 8 + 3 * 64;
+  static_assert(cfd::gpu_block_shared_bytes(41624, 256) == 41624 + 8 * 258 + 8 + 1024 + 256);
+  const cfd::GpuMultiprocessor h200{228 * 1024, 2048}, a100{164 * 1024, 2048}, ada{100 * 1024, 1536},
+      t4{64 * 1024, 1024};
+  EXPECT_EQ(cfd::gpu_blocks_per_sm(fp32, 256, 7, h200), 7);
+  EXPECT_EQ(cfd::gpu_blocks_per_sm(fp64, 256, 4, h200), 4);
+  EXPECT_EQ(cfd::gpu_blocks_per_sm(fp32, 256, 12, h200), 8);  // threads: 2048 / 256
+  EXPECT_EQ(cfd::gpu_blocks_per_sm(fp64, 256, 12, h200), 5);  // shared memory: 233,472 / 45,144
+  EXPECT_EQ(cfd::gpu_blocks_per_sm(fp32, 256, 7, a100), 6);
+  EXPECT_EQ(cfd::gpu_blocks_per_sm(fp64, 256, 4, a100), 3);
+  EXPECT_EQ(cfd::gpu_blocks_per_sm(fp32, 256, 7, ada), 4);
+  EXPECT_EQ(cfd::gpu_blocks_per_sm(fp64, 256, 4, ada), 2);
+  EXPECT_EQ(cfd::gpu_blocks_per_sm(fp32, 256, 7, t4), 2);
+  EXPECT_EQ(cfd::gpu_blocks_per_sm(fp64, 256, 4, t4), 1);
+  EXPECT_EQ(cfd::gpu_blocks_per_sm(200000, 256, 4, t4), 1);  // never fewer than one
+}

@@ -39,21 +39,6 @@ struct FusedStage {
   // hundred KB, in the core's L2; a team is one thread.
   static constexpr int tile_i = host ? 128 : 32, tile_j = host ? 16 : 8, team_threads = host ? 1 : 256;
   static_assert(host || team_threads == tile_i * tile_j, "a GPU thread owns one cell of the tile");
-  // Teams a GPU multiprocessor should hold at once (launch bounds), which
-  // caps a thread's registers. FP64: four, 64 registers. Left to itself the
-  // compiler took 100, room for two teams (25% occupancy), and the latency of
-  // the FP64 divisions showed; on an H200 FP64 plm + hlle + rk2 ran at
-  // 1.99e9 cell-updates/s with two teams, 2.3e9 with three, 2.79e9 with four
-  // (4 x 42 KB of shared memory fit in an SM's 228 KB). Five (48 registers)
-  // gave hllc 7% more but hlle 2% and the tutorial's scheme 20% less.
-  // FP32: seven, which caps a thread at 32 registers (a few spilled), so
-  // that eight teams, the whole 2048 threads, fit an H200 multiprocessor
-  // (8 x 21 KB of shared memory): FP32 hlle went from 5.67e9 with four teams
-  // to 6.36e9 with five, 6.91e9 with six and 7.11e9 with eight. Seven and
-  // eight give the same code; seven is what an A100 (164 KB) holds, so the
-  // stage runs there too.
-  static constexpr int teams_per_sm = host ? 0 : sizeof(Real) == 4 ? 7 : 4;
-  using Policy = Kokkos::TeamPolicy<ExecSpace, Kokkos::LaunchBounds<host ? 0 : team_threads, teams_per_sm>>;
   // Scratch slot of each primitive: rho, vx, vy, vz, then p, or for the
   // tutorial's scheme e (which its faces reconstruct), p then following from
   // e as cell_primitives computes it.
@@ -119,6 +104,31 @@ struct FusedStage {
     return ScratchPool::shmem_size(primitive_values) + ScratchPool::shmem_size(slope_values) +
            ScratchPool::shmem_size(flux_values);
   }
+  // A bound on it known at compile time (Kokkos pads each region by less
+  // than 64 bytes).
+  static constexpr size_t scratch_bytes_at_most =
+      size_t(primitive_values + slope_values + flux_values) * sizeof(Real) + 3 * 64;
+
+  // Teams a GPU multiprocessor should hold at once (launch bounds), which
+  // caps a thread's registers. FP64: four, 64 registers. Left to itself the
+  // compiler took 100, room for two teams (25% occupancy), and the latency of
+  // the FP64 divisions showed; on an H200 FP64 plm + hlle + rk2 ran at
+  // 1.99e9 cell-updates/s with two teams, 2.3e9 with three, 2.79e9 with four
+  // (4 x 44 KB of shared memory in an SM's 228 KB). Five (48 registers)
+  // gave hllc 7% more but hlle 2% and the tutorial's scheme 20% less.
+  // FP32: seven, which caps a thread at 32 registers (a few spilled), so
+  // that eight teams, the whole 2048 threads, fit an H200 multiprocessor
+  // (8 x 24 KB of shared memory): FP32 hlle went from 5.67e9 with four teams
+  // to 6.36e9 with five, 6.91e9 with six and 7.11e9 with eight; seven and
+  // eight give the same code. Fewer where the GPU built for holds fewer
+  // (gpu_blocks_per_sm): an A100 (164 KB) three and six, a 100 KB GPU
+  // (sm_86, sm_89, sm_120) two and four.
+  static constexpr int teams_per_sm =
+      host ? 0 : gpu_blocks_per_sm(scratch_bytes_at_most, team_threads, sizeof(Real) == 4 ? 7 : 4);
+#if defined(KOKKOS_ARCH_HOPPER90)
+  static_assert(host || teams_per_sm == (sizeof(Real) == 4 ? 7 : 4), "the counts measured on the H200");
+#endif
+  using Policy = Kokkos::TeamPolicy<ExecSpace, Kokkos::LaunchBounds<host ? 0 : team_threads, teams_per_sm>>;
 
   // f(i, j) over [i0, i1) x [j0, j1). A GPU team's threads take the cells
   // in row order, thread r the cells r, r + 256, ...: a region a little
@@ -375,9 +385,8 @@ Real fused_stage(const Array3<Real>& u_base, const Array3<Real>& u_in, const Arr
   const auto policy =
       typename Stage::Policy(tiles_i * tiles_j, Stage::team_threads).set_scratch_size(0, Kokkos::PerTeam(bytes));
   // What Kokkos checks at launch, asked first so that a GPU that cannot run
-  // the stage as compiled gets a message that says what to do: four blocks
-  // (the launch bounds) fit an H200's multiprocessor in FP64 (228 KB), not
-  // an A100's (164 KB).
+  // the stage as compiled (one with less shared memory than the
+  // architecture built for) gets a message that says what to do.
   static const bool fits = team_scratch_fits(bytes, Stage::team_threads, Stage::teams_per_sm);
   if (!fits)
     throw std::runtime_error("euler2d: the fused stage needs " + std::to_string(bytes) + " bytes of shared memory " +
