@@ -12,15 +12,18 @@
 # REF_DIR  record: where the reference snapshots go (one folder per case);
 #          compare: a folder written by record, on this or another machine
 # RANKS    rank counts to compare, e.g. "1 2" (default "1"); more than one
-#          rank runs under mpirun (MPIEXEC), which needs an MPI build
+#          rank runs under mpirun (MPIEXEC), which needs an MPI build (each
+#          run's snapshot must say it was written on that many ranks)
 #
 # The GPU's results are the CPU's bit for bit because neither build contracts
 # multiply-adds and the kernels do the same operations in the same order
 # (docs/performance.md, "Agreement with the CPU"); this script is how that is
 # checked. The cases are small (a few seconds each on 2 CPU cores) and cover
 # each solver's precisions, schemes, fused and split kernels, tiles cut by the
-# block's edge and physical boundaries. Exit status: 0 when every field of
-# every case is equal, 1 when one differs, 2 for bad usage.
+# block's edge and physical boundaries. Equal means equal values at zero
+# tolerance in every written field (cfdcompare: -0 and +0 are equal). Exit
+# status: 0 when every field of every case is equal, 1 when one differs or a
+# run fails, 2 for bad usage.
 set -euo pipefail
 
 # name | case file | options (split on blanks) | fields
@@ -65,7 +68,14 @@ bin=$(cd "$2" 2>/dev/null && pwd) || {
 }
 ref=$3
 ranks=${4:-1}
-for tool in cfdrun cfdcompare; do
+for n in $ranks; do
+  case $n in '' | *[!0-9]* | 0*) echo "backend_agreement: RANKS must be positive rank counts, got '$ranks'" >&2 && exit 2 ;; esac
+done
+[ -n "${ranks// /}" ] || {
+  echo "backend_agreement: RANKS names no rank count" >&2
+  exit 2
+}
+for tool in cfdrun cfdcompare cfdinfo; do
   [ -x "$bin/$tool" ] || {
     echo "backend_agreement: $bin has no $tool" >&2
     exit 2
@@ -82,7 +92,8 @@ trap 'rm -rf "$work"' EXIT
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
 
 # The last snapshot of a run folder (file names carry the step, zero-padded).
-final_of() { (cd "$1" && ls -- *.h5 2>/dev/null | grep -v '^checkpoint_' | sort | tail -n 1); }
+# Empty when there is none (or no folder).
+final_of() { (cd "$1" 2>/dev/null && ls -- *.h5 2>/dev/null | grep -v '^checkpoint_' | sort | tail -n 1) || true; }
 
 failed=0
 for c in "${cases[@]}"; do
@@ -90,7 +101,10 @@ for c in "${cases[@]}"; do
   read -r -a args <<<"$options"
   if [ "$mode" = record ]; then
     # Only the final snapshot is kept: it is what compare reads.
-    "$bin/cfdrun" "$repo/$file" -q --output "$work/$name" "${args[@]}"
+    "$bin/cfdrun" "$repo/$file" -q --output "$work/$name" ${args[@]+"${args[@]}"} || {
+      echo "backend_agreement: $name: cfdrun failed; nothing recorded for it" >&2
+      exit 1
+    }
     final=$(final_of "$work/$name")
     rm -rf "${ref:?}/$name"
     mkdir -p "$ref/$name"
@@ -106,14 +120,22 @@ for c in "${cases[@]}"; do
   fi
   for n in $ranks; do
     out=$work/${name}_np$n
+    status=0
     if [ "$n" = 1 ]; then
-      "$bin/cfdrun" "$repo/$file" -q --output "$out" "${args[@]}"
+      "$bin/cfdrun" "$repo/$file" -q --output "$out" ${args[@]+"${args[@]}"} || status=$?
     else
-      "${MPIEXEC:-mpirun}" -np "$n" "$bin/cfdrun" "$repo/$file" -q --output "$out" "${args[@]}"
+      "${MPIEXEC:-mpirun}" -np "$n" "$bin/cfdrun" "$repo/$file" -q --output "$out" ${args[@]+"${args[@]}"} || status=$?
     fi
     got=$(final_of "$out")
     verdict="bit for bit"
-    if [ "$got" != "$expected" ]; then
+    if [ $status != 0 ] || [ -z "$got" ]; then
+      verdict="RUN FAILED (cfdrun exit status $status)"
+      failed=1
+    elif [[ $("$bin/cfdinfo" "$out/$got" || true) != *"written on $n rank(s)"* ]]; then
+      # mpirun of a build without MPI runs n one-rank copies, which agree trivially.
+      verdict="NOT RUN ON $n RANKS (a build without MPI?)"
+      failed=1
+    elif [ "$got" != "$expected" ]; then
       verdict="DIFFERENT final snapshot: $got, reference $expected"
       failed=1
     else
