@@ -26,7 +26,8 @@ using Array1 = Kokkos::View<Real*, MemSpace>;
 // The primitives of one cell from its conserved state. Every kernel that
 // needs primitives calls this, so that all of them get the same bits.
 // Reciprocal: multiplied by 1/rho, as the modern face schemes do (see
-// gas::to_conserved); the tutorial's scheme and the dt bound divide.
+// gas::to_conserved), also for their dt bound; the tutorial's scheme
+// divides, as its Fortran does.
 template <class Real>
 struct CellPrimitives {
   Real rho, vx, vy, vz, e, p;

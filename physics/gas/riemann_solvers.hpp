@@ -106,23 +106,26 @@ KOKKOS_FORCEINLINE_FUNCTION Conserved<Real> hllc_flux_by_reciprocals(const Primi
 // HLLC with Davis' wave-speed estimates and the Batten et al. contact speed.
 template <bool Reciprocal = false, class Real>
 KOKKOS_FORCEINLINE_FUNCTION Conserved<Real> hllc_flux(const Primitive<Real>& l, const Primitive<Real>& r, Real gamma) {
-  if constexpr (Reciprocal) return hllc_flux_by_reciprocals(l, r, gamma);
-  const Real cl = sound_speed(l.rho, l.p, gamma), cr = sound_speed(r.rho, r.p, gamma);
-  const Real sl = min2(l.vx - cl, r.vx - cr);
-  const Real sr = max2(l.vx + cl, r.vx + cr);
-  const Real sm = (r.p - l.p + l.rho * l.vx * (sl - l.vx) - r.rho * r.vx * (sr - r.vx)) /
-                  (l.rho * (sl - l.vx) - r.rho * (sr - r.vx));
-  if (sl >= Real(0)) return flux_x<Reciprocal>(l, gamma);
-  if (sr <= Real(0)) return flux_x<Reciprocal>(r, gamma);
-  // Star state on the side the face sits in (Toro eq. 10.39).
-  const bool left = sm >= Real(0);
-  const Primitive<Real>& w = left ? l : r;
-  const Real s = left ? sl : sr;
-  const Conserved<Real> u = to_conserved<Reciprocal>(w, gamma);
-  const Real factor = w.rho * (s - w.vx) / (s - sm);
-  const Conserved<Real> star{factor, factor * sm, factor * w.vy, factor * w.vz,
-                             factor * (u.energy / w.rho + (sm - w.vx) * (sm + w.p / (w.rho * (s - w.vx))))};
-  return flux_x<Reciprocal>(w, gamma) + s * (star - u);
+  if constexpr (Reciprocal) {
+    return hllc_flux_by_reciprocals(l, r, gamma);
+  } else {
+    const Real cl = sound_speed(l.rho, l.p, gamma), cr = sound_speed(r.rho, r.p, gamma);
+    const Real sl = min2(l.vx - cl, r.vx - cr);
+    const Real sr = max2(l.vx + cl, r.vx + cr);
+    const Real sm = (r.p - l.p + l.rho * l.vx * (sl - l.vx) - r.rho * r.vx * (sr - r.vx)) /
+                    (l.rho * (sl - l.vx) - r.rho * (sr - r.vx));
+    if (sl >= Real(0)) return flux_x<false>(l, gamma);
+    if (sr <= Real(0)) return flux_x<false>(r, gamma);
+    // Star state on the side the face sits in (Toro eq. 10.39).
+    const bool left = sm >= Real(0);
+    const Primitive<Real>& w = left ? l : r;
+    const Real s = left ? sl : sr;
+    const Conserved<Real> u = to_conserved<false>(w, gamma);
+    const Real factor = w.rho * (s - w.vx) / (s - sm);
+    const Conserved<Real> star{factor, factor * sm, factor * w.vy, factor * w.vz,
+                               factor * (u.energy / w.rho + (sm - w.vx) * (sm + w.p / (w.rho * (s - w.vx))))};
+    return flux_x<false>(w, gamma) + s * (star - u);
+  }
 }
 
 // The solver as a template argument, for kernels that fix it at compile time.
