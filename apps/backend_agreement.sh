@@ -7,7 +7,7 @@
 #   bash apps/backend_agreement.sh compare BIN_DIR REF_DIR [RANKS]
 #   bash apps/backend_agreement.sh list
 #
-# BIN_DIR  a build's apps folder (holding cfdrun and cfdcompare), e.g.
+# BIN_DIR  a build's apps folder (holding cfdrun, cfdcompare, cfdinfo), e.g.
 #          build/openmp/apps or ~/.cache/cfdrun/cuda/build/apps
 # REF_DIR  record: where the reference snapshots go (one folder per case);
 #          compare: a folder written by record, on this or another machine
@@ -46,7 +46,8 @@ cases=(
 )
 
 usage() {
-  sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//' >&2
+  # The comment at the top, up to the first command.
+  awk 'NR > 1 && !/^#/ { exit } NR > 1' "$0" | sed 's/^# \{0,1\}//' >&2
   exit "${1:-2}"
 }
 
@@ -68,10 +69,12 @@ bin=$(cd "$2" 2>/dev/null && pwd) || {
 }
 ref=$3
 ranks=${4:-1}
+counts=0
 for n in $ranks; do
   case $n in '' | *[!0-9]* | 0*) echo "backend_agreement: RANKS must be positive rank counts, got '$ranks'" >&2 && exit 2 ;; esac
+  counts=$((counts + 1))
 done
-[ -n "${ranks// /}" ] || {
+[ $counts -gt 0 ] || {
   echo "backend_agreement: RANKS names no rank count" >&2
   exit 2
 }
@@ -106,6 +109,10 @@ for c in "${cases[@]}"; do
       exit 1
     }
     final=$(final_of "$work/$name")
+    [ -n "$final" ] || {
+      echo "backend_agreement: $name: cfdrun wrote no snapshot; nothing recorded for it" >&2
+      exit 1
+    }
     rm -rf "${ref:?}/$name"
     mkdir -p "$ref/$name"
     cp "$work/$name/$final" "$ref/$name/"
@@ -128,8 +135,11 @@ for c in "${cases[@]}"; do
     fi
     got=$(final_of "$out")
     verdict="bit for bit"
-    if [ $status != 0 ] || [ -z "$got" ]; then
+    if [ $status != 0 ]; then
       verdict="RUN FAILED (cfdrun exit status $status)"
+      failed=1
+    elif [ -z "$got" ]; then
+      verdict="RUN FAILED (no snapshot written)"
       failed=1
     elif [[ $("$bin/cfdinfo" "$out/$got" || true) != *"written on $n rank(s)"* ]]; then
       # mpirun of a build without MPI runs n one-rank copies, which agree trivially.

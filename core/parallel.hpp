@@ -77,7 +77,7 @@ constexpr GpuMultiprocessor gpu_multiprocessor_built_for() {
   return {100 * 1024, 1536};
 #elif defined(KOKKOS_ARCH_VOLTA70) || defined(KOKKOS_ARCH_VOLTA72) || defined(KOKKOS_ARCH_PASCAL61)
   return {96 * 1024, 2048};
-#else  // Turing, Pascal 60, older or not known here: the smallest
+#else  // Turing, Pascal 60 or not known here: 64 KB (Kepler, 48 KB, is not covered)
   return {64 * 1024, 1024};
 #endif
 }
