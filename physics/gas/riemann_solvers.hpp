@@ -74,6 +74,23 @@ KOKKOS_FORCEINLINE_FUNCTION Conserved<Real> llf_flux(const Primitive<Real>& l, c
          (Real(0.5) * smax) * (to_conserved<Reciprocal>(r, gamma) - to_conserved<Reciprocal>(l, gamma));
 }
 
+// HLLC's three waves: Davis' estimates of the outer ones from the sides'
+// sound speeds and the Batten et al. contact speed between them. Both forms
+// of HLLC below take them from here.
+template <class Real>
+struct HllcWaves {
+  Real left, right, contact;
+};
+template <class Real>
+KOKKOS_FORCEINLINE_FUNCTION HllcWaves<Real> hllc_waves(const Primitive<Real>& l, const Primitive<Real>& r, Real cl,
+                                                       Real cr) {
+  const Real sl = min2(l.vx - cl, r.vx - cr);
+  const Real sr = max2(l.vx + cl, r.vx + cr);
+  const Real sm = (r.p - l.p + l.rho * l.vx * (sl - l.vx) - r.rho * r.vx * (sr - r.vx)) /
+                  (l.rho * (sl - l.vx) - r.rho * (sr - r.vx));
+  return {sl, sr, sm};
+}
+
 // HLLC by shared reciprocals (hllc_flux<true>): 1/rho of each side serves
 // its sound speed and the star state's E/rho, and q = 1/((s - vx)(s - sm))
 // gives both of the star state's quotients, 1/(s - sm) = (s - vx) q and
@@ -86,10 +103,7 @@ KOKKOS_FORCEINLINE_FUNCTION Conserved<Real> hllc_flux_by_reciprocals(const Primi
                                                                      Real gamma) {
   const Real inv_rho_l = Real(1) / l.rho, inv_rho_r = Real(1) / r.rho;
   const Real cl = kmath::sqrt(gamma * l.p * inv_rho_l), cr = kmath::sqrt(gamma * r.p * inv_rho_r);
-  const Real sl = min2(l.vx - cl, r.vx - cr);
-  const Real sr = max2(l.vx + cl, r.vx + cr);
-  const Real sm = (r.p - l.p + l.rho * l.vx * (sl - l.vx) - r.rho * r.vx * (sr - r.vx)) /
-                  (l.rho * (sl - l.vx) - r.rho * (sr - r.vx));
+  const auto [sl, sr, sm] = hllc_waves(l, r, cl, cr);
   if (sl >= Real(0)) return flux_x<true>(l, gamma);
   if (sr <= Real(0)) return flux_x<true>(r, gamma);
   const bool left = sm >= Real(0);
@@ -110,10 +124,7 @@ KOKKOS_FORCEINLINE_FUNCTION Conserved<Real> hllc_flux(const Primitive<Real>& l, 
     return hllc_flux_by_reciprocals(l, r, gamma);
   } else {
     const Real cl = sound_speed(l.rho, l.p, gamma), cr = sound_speed(r.rho, r.p, gamma);
-    const Real sl = min2(l.vx - cl, r.vx - cr);
-    const Real sr = max2(l.vx + cl, r.vx + cr);
-    const Real sm = (r.p - l.p + l.rho * l.vx * (sl - l.vx) - r.rho * r.vx * (sr - r.vx)) /
-                    (l.rho * (sl - l.vx) - r.rho * (sr - r.vx));
+    const auto [sl, sr, sm] = hllc_waves(l, r, cl, cr);
     if (sl >= Real(0)) return flux_x<false>(l, gamma);
     if (sr <= Real(0)) return flux_x<false>(r, gamma);
     // Star state on the side the face sits in (Toro eq. 10.39).
