@@ -18,7 +18,8 @@ PAGE = os.path.join(support.SOURCE, "docs", "python.md")
 
 class PythonPage(unittest.TestCase):
     def test_examples_run(self):
-        text = open(PAGE).read()
+        with open(PAGE) as f:
+            text = f.read()
         shell = re.findall(r"```sh\n(.*?)```", text, re.S)
         commands = [b for b in shell if "apps/cfdrun " in b]
         self.assertEqual(len(commands), 1, "the page should give one cfdrun command")

@@ -135,7 +135,8 @@ class History(unittest.TestCase):
             h = cfdrun.read_history(path, as_dict=True)
             self.assertEqual(list(h), ["step", "time", "dt"] + columns)
             # The file read by hand: the rows after the comment and the header.
-            rows = [line.split(",") for line in open(path) if line[0].isdigit()]
+            with open(path) as f:
+                rows = [line.split(",") for line in f if line[0].isdigit()]
             self.assertEqual(len(h["step"]), len(rows))
             self.assertEqual(h["step"].tolist(), [int(r[0]) for r in rows])
             np.testing.assert_array_equal(h[columns[-1]], [float(r[-1]) for r in rows])
@@ -147,7 +148,8 @@ class History(unittest.TestCase):
     def test_partial_and_damaged_files(self):
         source = os.path.join(support.run("kh"), "euler2d.hst")
         whole = cfdrun.read_history(source)
-        text = open(source).read()
+        with open(source) as f:
+            text = f.read()
         folder = os.path.join(support.WORK, "hst")
         os.makedirs(folder, exist_ok=True)
 
