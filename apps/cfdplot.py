@@ -187,6 +187,18 @@ def log_norm(lo_positive, hi):
     return matplotlib.colors.LogNorm(vmin=vmin, vmax=hi)
 
 
+def colour_bar(fig, mappable, ax, label, extend):
+    """The colour bar; on a log scale of under two decades its ticks read
+    1.2, 1.4, ... rather than 1.2 x 10^0."""
+    bar = fig.colorbar(mappable, ax=ax, label=label, extend=extend)
+    norm = mappable.norm
+    if isinstance(norm, matplotlib.colors.LogNorm) and norm.vmax < 100 * norm.vmin:
+        plain = matplotlib.ticker.FormatStrFormatter("%.3g")
+        bar.ax.yaxis.set_major_formatter(plain)
+        bar.ax.yaxis.set_minor_formatter(plain)
+    return bar
+
+
 def below_scale(data, norm):
     """How many finite values a log scale cannot colour: (at or below zero, positive below its floor)."""
     finite = data[np.isfinite(data)]
@@ -270,7 +282,7 @@ def plot_snapshot(path, a, out):
     im = draw(axes, fr, a, norm=norm)
     if im is not None:
         norm = im.norm
-        fig.colorbar(im, ax=axes[0], label=fr["label"], extend="min" if note else "neither")
+        colour_bar(fig, im, axes[0], fr["label"], "min" if note else "neither")
         said = f" ({fr['name']} coloured from {norm.vmin:.6g} to {norm.vmax:.6g}{', log scale' if a.log else ''}" + \
             (f"; {note}" if note else "") + ")"
         if note:
@@ -437,7 +449,7 @@ def write_movie(paths, a):
                     if fr["ndim"] == 2:
                         sm = matplotlib.cm.ScalarMappable(norm=norm, cmap=CMAP)
                         sm.set_array([])
-                        fig.colorbar(sm, ax=axes[0], label=fr["label"], extend="min" if a.log and under else "neither")
+                        colour_bar(fig, sm, axes[0], fr["label"], "min" if a.log and under else "neither")
                         if a.log and under:
                             fig.text(0.01, 0.01, f"{UNDER_NAME}: {fr['name']} <= 0 or below {norm.vmin:.3g} "
                                      "(not on the log scale)", fontsize=8, color=UNDER_COLOUR)
