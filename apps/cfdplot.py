@@ -51,15 +51,20 @@ def find_package():
 
 
 try:
+    import h5py  # noqa: F401 (cfdrun's; imported here for the message)
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     import numpy as np
-    find_package()
+except ImportError as e:  # pragma: no cover
+    die(f"{e}; install python3-h5py, python3-matplotlib and python3-numpy")
+find_package()
+try:
     import cfdrun
     from cfdrun import CfdrunError
-except ImportError as e:  # pragma: no cover
-    die(f"{e}; install python3-h5py, python3-matplotlib and python3-numpy (and keep apps/python beside cfdplot)")
+except ImportError as e:
+    die(f"cannot import the cfdrun Python package ({e}): it lives in apps/python/cfdrun in the sources and in "
+        "<prefix>/share/cfdrun/python when installed; put its folder on PYTHONPATH")
 
 text = cfdrun.snapshot.text
 
