@@ -51,7 +51,7 @@ def find_package():
 
 
 try:
-    import h5py  # noqa: F401 (cfdrun's; imported here for the message)
+    import h5py  # noqa: F401 (the package needs it; imported here to say so)
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt

@@ -198,12 +198,13 @@ class BadFiles(unittest.TestCase):
         for name, content in files.items():
             with open(os.path.join(folder, name), "wb") as f:
                 f.write(content)
+        checkpoint = glob.glob(os.path.join(support.run("kh"), "checkpoint_*.h5"))[0]
         cases = {os.path.join(folder, "empty.h5"): "cannot read it as HDF5 (an empty file)",
                  os.path.join(folder, "text.h5"): "cannot read it as HDF5",
                  os.path.join(folder, "truncated.h5"): "",
                  os.path.join(folder, "missing.h5"): "no such file",
                  folder: "a folder, not a snapshot file",
-                 glob.glob(os.path.join(support.run("kh"), "checkpoint_*.h5"))[0]: "a cfdrun checkpoint, not a snapshot",
+                 checkpoint: "a cfdrun checkpoint, not a snapshot",
                  os.path.join(support.run("kh"), "euler2d.hst"): "cannot read it as HDF5"}
         for path, message in cases.items():
             with self.assertRaises(cfdrun.CfdrunError, msg=path) as caught:
