@@ -75,7 +75,7 @@ def plot_profiles(a):
     for k, (path, label) in enumerate(zip(a.snapshot, labels)):
         try:
             d = np.genfromtxt(path, delimiter=",", names=True)
-            d["x"], d["rho_exact"]
+            d["x"], d["rho_exact"]  # the columns cfdcompare writes, or a ValueError
         except (OSError, ValueError) as e:
             die(f"{path}: not a profile CSV of cfdcompare --exact ({e})")
         for ax, name in zip(axes, ["rho", "u", "p"]):
