@@ -3,6 +3,7 @@
 
 usage: cfdplot SNAPSHOT.h5|SERIES.xdmf [...] [-f FIELD] [--log] [--zoom N] [-o OUT.png]
        cfdplot SNAPSHOT.h5 [...]|SERIES.xdmf --movie OUT.mp4 [-f FIELD] [--log] [--zoom N] [--fps N]
+       cfdplot --history RUN.hst [--columns A,B] [--log] [-o OUT.png]
        cfdplot PROFILES.csv [PROFILES.csv ...] [--labels A,B] [--title T] -o OUT.png
 
 One picture per snapshot. 2D runs are drawn as an image of one field (rho for
@@ -13,9 +14,15 @@ series become the frames of one MP4, in time order, drawn as the pictures
 are, with one colour range (2D) or y range per panel (1D) over all frames;
 it needs ffmpeg (Debian: apt-get install ffmpeg). CSV files from
 `cfdcompare --exact SNAPSHOT --csv FILE` are drawn as density, velocity and
-pressure against the exact solution. The title carries the solver, step and
-time stored in the file. Needs h5py and matplotlib (Debian: python3-h5py
-python3-matplotlib).
+pressure against the exact solution. --history draws columns of a run's
+history file (<solver>.hst) against time, one panel each (default: every
+column after step, time and dt). The title carries the solver, step and
+time stored in the file. With --log, 2D colours span the positive values
+(down to 1e-16 of the maximum) and values at or below zero are drawn in a
+separate colour named under the picture. Bad input files and output names
+are one-line errors with exit status 2. Needs h5py and matplotlib (Debian:
+python3-h5py python3-matplotlib); reads the files with the cfdrun Python
+package (apps/python/cfdrun, installed beside cfdplot).
 """
 import argparse
 import os
@@ -23,7 +30,6 @@ import shutil
 import subprocess
 import sys
 import warnings
-import xml.etree.ElementTree as ET
 
 
 def die(message):
@@ -32,18 +38,35 @@ def die(message):
     sys.exit(2)
 
 
+def find_package():
+    """Puts the cfdrun package on sys.path: apps/python in the source tree,
+    <prefix>/share/cfdrun/python where cfdplot is installed as
+    <prefix>/bin/cfdplot. First, so that apps/cfdrun (the C++ program's
+    folder) is not taken for it."""
+    here = os.path.dirname(os.path.realpath(__file__))
+    for folder in (os.path.join(here, "python"), os.path.join(here, "..", "share", "cfdrun", "python")):
+        if os.path.isfile(os.path.join(folder, "cfdrun", "__init__.py")):
+            sys.path.insert(0, os.path.normpath(folder))
+            return
+
+
 try:
-    import h5py
+    import h5py  # noqa: F401 (the package needs it; imported here to say so)
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     import numpy as np
 except ImportError as e:  # pragma: no cover
     die(f"{e}; install python3-h5py, python3-matplotlib and python3-numpy")
+find_package()
+try:
+    import cfdrun
+    from cfdrun import CfdrunError
+except ImportError as e:
+    die(f"cannot import the cfdrun Python package ({e}): it lives in apps/python/cfdrun in the sources and in "
+        "<prefix>/share/cfdrun/python when installed; put its folder on PYTHONPATH")
 
-
-def text(value):
-    return value.decode() if isinstance(value, bytes) else str(value)
+text = cfdrun.snapshot.text
 
 
 def plot_profiles(a):
@@ -52,8 +75,9 @@ def plot_profiles(a):
     for k, (path, label) in enumerate(zip(a.snapshot, labels)):
         try:
             d = np.genfromtxt(path, delimiter=",", names=True)
-        except OSError as e:
-            die(f"{path}: {e}")
+            d["x"], d["rho_exact"]  # the columns cfdcompare writes, or a ValueError
+        except (OSError, ValueError) as e:
+            die(f"{path}: not a profile CSV of cfdcompare --exact ({e})")
         for ax, name in zip(axes, ["rho", "u", "p"]):
             if k == 0:
                 ax.plot(d["x"], d[name + "_exact"], "k-", lw=1, label="exact")
@@ -69,7 +93,7 @@ def plot_profiles(a):
         fig.suptitle(a.title)
     fig.tight_layout()
     out = a.output or a.snapshot[0].rsplit(".", 1)[0] + ".png"
-    fig.savefig(out, dpi=100)
+    save(fig, out, dpi=100)
     print(f"wrote {out}")
 
 
@@ -79,37 +103,24 @@ DEFAULT_FIELD = {"euler2d": "rho", "sod": "rho", "diffusion": "u"}
 FIELDS_1D = ("rho", "u", "p", "T")
 
 
-def label_of(h, name):
-    units = text(h["fields/" + name].attrs.get("units", ""))
-    description = text(h["fields/" + name].attrs.get("description", name))
-    return f"{name}: {description}" + (f" [{units}]" if units and units != "1" else "")
+def label_of(snap, name):
+    units = snap.units.get(name, "")
+    return f"{name}: {snap.descriptions.get(name, name)}" + (f" [{units}]" if units and units != "1" else "")
+
+
+def axis_label(snap, axis):
+    """The coordinate an axis shows, as the file describes it: "x coordinate of the cell centres [Lx]"."""
+    units = snap.coordinate_units
+    description = snap.coordinate_descriptions.get(axis, axis)
+    return description + (f" [{units}]" if units and units != "1" else "")
 
 
 def snapshots_of_xdmf(path):
     """The snapshot files an XDMF index names, in time order (each once)."""
     try:
-        root = ET.parse(path).getroot()
-    except (OSError, ET.ParseError) as e:
-        die(f"{path}: cannot read it as an XDMF index ({e})")
-    steps = []
-    for k, grid in enumerate(root.iter("Grid")):
-        t = grid.find("Time")
-        files = [item.text.strip().split(":", 1)[0] for item in grid.iter("DataItem")
-                 if item.get("Format") == "HDF" and item.text and ":" in item.text]
-        if t is None or not files:
-            continue
-        try:
-            time = float(t.get("Value"))
-        except (TypeError, ValueError):
-            die(f"{path}: a time step without a number ({t.get('Value')!r})")
-        steps.append((time, k, os.path.join(os.path.dirname(path), files[0])))
-    if not steps:
-        die(f"{path}: an XDMF index that names no snapshot")
-    out = []
-    for _, _, f in sorted(steps):
-        if f not in out:
-            out.append(f)
-    return out
+        return [f for _, _, f in cfdrun.read_xdmf(path)]
+    except CfdrunError as e:
+        die(e)
 
 
 def expand(paths):
@@ -121,57 +132,91 @@ def expand(paths):
 
 
 def open_snapshot(path):
-    """An open cfdrun snapshot, or a clean error."""
-    if not os.path.exists(path):
-        die(f"{path}: no such file")
+    """A cfdrun snapshot (cfdrun.Snapshot), or a clean error."""
     try:
-        h = h5py.File(path, "r")
-    except OSError as e:
-        die(f"{path}: cannot read it as HDF5 ({e})")
-    if "fields" not in h or "solver" not in h.attrs:
-        h.close()
-        die(f"{path}: not a cfdrun snapshot (a checkpoint? try cfdinfo)")
-    return h
+        return cfdrun.open_snapshot(path)
+    except CfdrunError as e:
+        die(e)
 
 
-def frame_of(h, path, a):
+def frame_of(snap, path, a):
     """What the picture of one snapshot shows: its title and, in 2D, one
     field (x, y, data, zoomed) or, in 1D, its panels (x, {name: values})."""
-    fields = sorted(h["fields"].keys())
-    solver, step, time = text(h.attrs["solver"]), int(h.attrs["step"]), float(h.attrs["time"])
+    fields = snap.field_names
+    solver, step, time = snap.solver, snap.step, snap.time
     if a.field and a.field not in fields:
         die(f"{path}: no field '{a.field}' (fields: {', '.join(fields)})")
     fr = {"solver": solver, "step": step, "time": time, "title": f"{solver}, step {step}, t = {time:.6g}"}
-    x = h["grid/x"][...]
-    if "grid/y" in h:
+    x = snap.x
+    if snap.ndim == 2:
         name = a.field or DEFAULT_FIELD.get(solver, fields[0])
-        data = h["fields/" + name][...].astype(float)
-        y = h["grid/y"][...]
+        data = snap[name].astype(float)
+        y = snap.y
         if a.zoom > 0:
             j, i = np.unravel_index(np.argmax(data), data.shape)
             sj = slice(max(j - a.zoom, 0), j + a.zoom + 1)
             si = slice(max(i - a.zoom, 0), i + a.zoom + 1)
             data, x, y = data[sj, si], x[si], y[sj]
-        fr.update(ndim=2, name=name, x=x, y=y, data=data, label=label_of(h, name))
+        fr.update(ndim=2, name=name, x=x, y=y, data=data, label=label_of(snap, name),
+                  xlabel=axis_label(snap, "x"), ylabel=axis_label(snap, "y"))
     else:
         # 1D: one labelled panel per field, on a shared x axis.
         names = [a.field] if a.field else [n for n in FIELDS_1D if n in fields] + \
             [n for n in fields if n not in FIELDS_1D]
         lo, hi = 0, len(x)
         if a.zoom > 0:  # around the steepest gradient of the first field (a shock, a contact)
-            k = int(np.argmax(np.abs(np.diff(h["fields/" + names[0]][...]))))
+            k = int(np.argmax(np.abs(np.diff(snap[names[0]]))))
             lo, hi = max(k - a.zoom, 0), min(k + a.zoom + 2, len(x))
-        units = text(h["grid/x"].attrs.get("units", ""))
-        fr.update(ndim=1, names=names, x=x[lo:hi], values={n: h["fields/" + n][...][lo:hi] for n in names},
-                  labels={n: label_of(h, n) for n in names},
-                  xlabel="x" + (f" [{units}]" if units and units != "1" else ""))
+        fr.update(ndim=1, names=names, x=x[lo:hi], values={n: snap[n][lo:hi] for n in names},
+                  labels={n: label_of(snap, n) for n in names}, xlabel=axis_label(snap, "x"))
     return fr
 
 
+# --log draws values at or below zero (and below the scale's floor) in this
+# colour, which inferno does not contain, and says so under the picture.
+UNDER_COLOUR, UNDER_NAME = "#2b83e0", "blue"
+CMAP = matplotlib.colormaps["inferno"].with_extremes(under=UNDER_COLOUR)
+
+
 def log_norm(lo_positive, hi):
-    """The logarithmic colour scale of the pictures: down to 1e-16 of the maximum."""
-    vmin = max(lo_positive, hi * 1e-16) if np.isfinite(lo_positive) else 1e-16
-    return matplotlib.colors.LogNorm(vmin=vmin, vmax=max(hi, vmin * 10))
+    """The logarithmic colour scale of the pictures: the positive values'
+    own range (KH's rho 0.99 to 2.06 stays 0.99 to 2.06, never widened to a
+    decade), its bottom no lower than 1e-16 of the maximum so that a few
+    tiny values do not squash the rest. Nothing positive, or one value:
+    a decade around it, since there is no range to show."""
+    if not (np.isfinite(lo_positive) and hi > 0):
+        return matplotlib.colors.LogNorm(vmin=0.1, vmax=1.0)
+    vmin = max(lo_positive, hi * 1e-16)
+    if hi <= vmin:
+        return matplotlib.colors.LogNorm(vmin=hi / np.sqrt(10), vmax=hi * np.sqrt(10))
+    return matplotlib.colors.LogNorm(vmin=vmin, vmax=hi)
+
+
+def colour_bar(fig, mappable, ax, label, extend):
+    """The colour bar; on a log scale of under two decades its ticks read
+    1.2, 1.4, ... rather than 1.2 x 10^0."""
+    bar = fig.colorbar(mappable, ax=ax, label=label, extend=extend)
+    norm = mappable.norm
+    if isinstance(norm, matplotlib.colors.LogNorm) and norm.vmax < 100 * norm.vmin:
+        plain = matplotlib.ticker.FormatStrFormatter("%.3g")
+        bar.ax.yaxis.set_major_formatter(plain)
+        bar.ax.yaxis.set_minor_formatter(plain)
+    return bar
+
+
+def below_scale(data, norm):
+    """How many finite values a log scale cannot colour: (at or below zero, positive below its floor)."""
+    finite = data[np.isfinite(data)]
+    return int(np.count_nonzero(finite <= 0)), int(np.count_nonzero((finite > 0) & (finite < norm.vmin)))
+
+
+def under_note(name, zero, tiny, norm):
+    parts = []
+    if zero:
+        parts.append(f"{zero} points with {name} <= 0")
+    if tiny:
+        parts.append(f"{tiny} below {norm.vmin:.3g}")
+    return f"{UNDER_NAME}: {' and '.join(parts)} (not on the log scale)" if parts else ""
 
 
 def new_figure(fr):
@@ -188,19 +233,28 @@ def draw(axes, fr, a, norm=None, ylims=None):
     if fr["ndim"] == 2:
         ax, data = axes[0], fr["data"]
         if a.log:
-            data = np.where(data > 0, data, np.nan)
-        im = ax.pcolormesh(fr["x"], fr["y"], data, shading="nearest", norm=norm, cmap="inferno")
+            # LogNorm would mask values <= 0 as "bad" (drawn white, like no
+            # data); below the scale's bottom they take the under colour.
+            data = np.where(np.isfinite(data) & (data <= 0), norm.vmin / 10, data)
+        im = ax.pcolormesh(fr["x"], fr["y"], data, shading="nearest", norm=norm, cmap=CMAP)
         ax.set_aspect("equal")
-        ax.set_xlabel("x")
-        ax.set_ylabel("y")
+        ax.set_xlabel(fr["xlabel"])
+        ax.set_ylabel(fr["ylabel"])
         ax.set_title(fr["title"])
         return im
     for ax, name in zip(axes, fr["names"]):
-        ax.plot(fr["x"], fr["values"][name], ".-", ms=2, lw=0.8)
+        v = fr["values"][name]
+        ax.plot(fr["x"], v, ".-", ms=2, lw=0.8)
         if a.log:
             with warnings.catch_warnings():  # a panel with nothing positive (u = 0 at t = 0) stays empty
                 warnings.simplefilter("ignore", UserWarning)
                 ax.set_yscale("log")
+            # Points a log axis cannot show are marked along its bottom edge.
+            off = np.isfinite(v) & (v <= 0)
+            if off.any():
+                ax.plot(fr["x"][off], np.zeros(off.sum()), "v", color=UNDER_COLOUR, ms=3, clip_on=False,
+                        transform=ax.get_xaxis_transform(), label=f"{name} <= 0 ({off.sum()} points)")
+                ax.legend(loc="upper right", fontsize=7)
         if ylims and name in ylims:
             ax.set_ylim(*ylims[name])
         ax.set_ylabel(fr["labels"][name], fontsize=8)
@@ -210,21 +264,90 @@ def draw(axes, fr, a, norm=None, ylims=None):
     return None
 
 
+def save(fig, out, dpi=110):
+    """fig into out, or a clean error (a folder that went away, a full disk)."""
+    try:
+        fig.savefig(out, dpi=dpi)
+    except (OSError, ValueError) as e:
+        die(f"{out}: cannot write the picture ({getattr(e, 'strerror', None) or e})")
+    finally:
+        plt.close(fig)
+
+
 def plot_snapshot(path, a, out):
-    with open_snapshot(path) as h:
-        fr = frame_of(h, path, a)
+    fr = frame_of(open_snapshot(path), path, a)
     fig, axes = new_figure(fr)
-    norm = None
-    if fr["ndim"] == 2 and a.log:
-        positive = fr["data"][fr["data"] > 0]
-        norm = log_norm(positive.min() if positive.size else np.inf, positive.max() if positive.size else 0.0)
+    norm, note, said = None, "", ""
+    if fr["ndim"] == 2:
+        finite = fr["data"][np.isfinite(fr["data"])]
+        if a.log:
+            positive = finite[finite > 0]
+            norm = log_norm(positive.min() if positive.size else np.inf, positive.max() if positive.size else 0.0)
+            note = under_note(fr["name"], *below_scale(fr["data"], norm), norm)
     im = draw(axes, fr, a, norm=norm)
     if im is not None:
-        fig.colorbar(im, ax=axes[0], label=fr["label"])
+        norm = im.norm
+        colour_bar(fig, im, axes[0], fr["label"], "min" if note else "neither")
+        said = f" ({fr['name']} coloured from {norm.vmin:.6g} to {norm.vmax:.6g}{', log scale' if a.log else ''}" + \
+            (f"; {note}" if note else "") + ")"
+        if note:
+            fig.text(0.01, 0.01, note, fontsize=8, color=UNDER_COLOUR)
     fig.tight_layout()
-    fig.savefig(out, dpi=110)
-    plt.close(fig)
-    print(f"wrote {out}")
+    save(fig, out)
+    print(f"wrote {out}{said}")
+
+
+def plot_history(a):
+    """The columns of a history file against time, one panel each."""
+    try:
+        h = cfdrun.read_history(a.history)
+        comments = cfdrun.read_history_comments(a.history)
+    except CfdrunError as e:
+        die(e)
+    names = h.dtype.names
+    columns = [c.strip() for c in a.columns.split(",") if c.strip()] if a.columns else \
+        [n for n in names if n not in ("step", "time", "dt")]
+    unknown = [c for c in columns if c not in names]
+    if unknown:
+        die(f"{a.history}: no column '{unknown[0]}' (columns: {', '.join(names)})")
+    if not columns:
+        die(f"{a.history}: no columns to draw besides step, time and dt; name some with --columns")
+    if h.size == 0:
+        die(f"{a.history}: a history without rows (the run has not written its first one)")
+    fig, axes = plt.subplots(len(columns), 1, figsize=(7, 2.0 * len(columns) + 0.8), sharex=True, squeeze=False)
+    axes = list(axes[:, 0])
+    for ax, c in zip(axes, columns):
+        ax.plot(h["time"], h[c], ".-", ms=3, lw=0.8)
+        if a.log:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", UserWarning)
+                ax.set_yscale("log")
+        ax.set_ylabel(c, fontsize=9)
+        ax.grid(alpha=0.3)
+    axes[-1].set_xlabel("time")
+    title = os.path.basename(a.history) + (f": {comments[0]}" if comments else "")
+    axes[0].set_title(title if len(title) < 90 else title[:87] + "...", fontsize=9)
+    fig.tight_layout()
+    out = a.output or os.path.splitext(a.history)[0] + ".png"
+    save(fig, out)
+    print(f"wrote {out}: {', '.join(columns)} of {h.size} rows, t = {h['time'][0]:.6g} to {h['time'][-1]:.6g}")
+
+
+def check_picture_name(out):
+    """-o names a picture file matplotlib can write, in a folder that exists."""
+    if not out or not out.strip():
+        die("-o needs a file name, e.g. -o picture.png")
+    if out.endswith(os.sep) or os.path.isdir(out):
+        die(f"-o {out}: a folder; give a file name, e.g. {os.path.join(out, 'picture.png')}")
+    ext = os.path.splitext(out)[1][1:].lower()
+    supported = sorted(matplotlib.figure.Figure().canvas.get_supported_filetypes())
+    if not ext:
+        die(f"-o {out}: give the picture's format as its ending, e.g. {out}.png")
+    if ext not in supported:
+        die(f"-o {out}: matplotlib cannot write .{ext} pictures (endings: {', '.join(supported)})")
+    folder = os.path.dirname(out) or "."
+    if not os.path.isdir(folder) or not os.access(folder, os.W_OK):
+        die(f"-o {out}: cannot write there (no folder '{folder}', or not writable)")
 
 
 # Keys of the configuration that may differ within one series: a run
@@ -234,26 +357,15 @@ FREE_KEYS = ("time.", "run.", "parallel.", "output.")
 FIXED_KEYS = ("output.dir",)
 
 
-def fixed_configuration(configuration):
+def fixed_configuration(config):
     """The configuration's keys that every snapshot of one series shares: {section.key: value}."""
-    keys, section = {}, ""
-    for line in configuration.splitlines():
-        if not line.strip() or line.lstrip().startswith("#") or ":" not in line:
-            continue
-        key, value = (v.strip() for v in line.split(":", 1))
-        if not line[0].isspace():
-            section = key if not value else ""
-            if value:
-                keys[key] = value
-        elif section:
-            keys[f"{section}.{key}"] = value
-    return {k: v for k, v in keys.items() if k in FIXED_KEYS or not k.startswith(FREE_KEYS)}
+    return {k: v for k, v in config.items() if k in FIXED_KEYS or not k.startswith(FREE_KEYS)}
 
 
-def series_key(h):
+def series_key(snap):
     """What the snapshots of one series share: solver, grid, the fixed configuration."""
-    grid = tuple(int(h.attrs[k]) for k in ("global_nx", "global_ny") if k in h.attrs)
-    return text(h.attrs["solver"]), grid, fixed_configuration(text(h.attrs.get("configuration", "")))
+    grid = tuple(int(snap.attrs[k]) for k in ("global_nx", "global_ny") if k in snap.attrs)
+    return snap.solver, grid, fixed_configuration(snap.config)
 
 
 def describe_difference(a, b):
@@ -273,20 +385,22 @@ def write_movie(paths, a):
     items, first, first_path = [], None, None
     lo, hi, lo_positive, hi_positive = np.inf, -np.inf, np.inf, 0.0
     ylims = {}
+    under = False  # --log: some frame has values the scale cannot colour
     for path in paths:
-        with open_snapshot(path) as h:
-            key = series_key(h)
-            if first is None:
-                first, first_path = key, path
-            elif key != first:
-                die(f"{path} and {first_path} are not of one series ({describe_difference(first, key)}); "
-                    "--movie takes the snapshots of one run")
-            fr = frame_of(h, path, a)
+        snap = open_snapshot(path)
+        key = series_key(snap)
+        if first is None:
+            first, first_path = key, path
+        elif key != first:
+            die(f"{path} and {first_path} are not of one series ({describe_difference(first, key)}); "
+                "--movie takes the snapshots of one run")
+        fr = frame_of(snap, path, a)
         items.append((fr["time"], fr["step"], path))
         if fr["ndim"] == 2:
             d = fr["data"][np.isfinite(fr["data"])]
             if d.size:
                 lo, hi = min(lo, d.min()), max(hi, d.max())
+                under = under or bool((d <= 0).any())
                 p = d[d > 0]
                 if p.size:
                     lo_positive, hi_positive = min(lo_positive, p.min()), max(hi_positive, p.max())
@@ -308,11 +422,11 @@ def write_movie(paths, a):
 
     # Fixed ranges over all frames.
     norm = None
-    with open_snapshot(steps[0][2]) as h:
-        fr = frame_of(h, steps[0][2], a)
+    fr = frame_of(open_snapshot(steps[0][2]), steps[0][2], a)
     if fr["ndim"] == 2:
         if a.log:
             norm = log_norm(lo_positive, hi_positive)
+            under = under or lo_positive < norm.vmin
         else:
             lo, hi = (lo, hi) if lo <= hi else (0.0, 1.0)
             norm = matplotlib.colors.Normalize(vmin=lo, vmax=hi if hi > lo else lo + 1)
@@ -332,16 +446,18 @@ def write_movie(paths, a):
         with writer.saving(fig, a.movie, dpi):
             for k, (_, _, path) in enumerate(steps):
                 if k > 0:
-                    with open_snapshot(path) as h:
-                        fr = frame_of(h, path, a)
+                    fr = frame_of(open_snapshot(path), path, a)
                     for ax in axes:
                         ax.clear()
                 draw(axes, fr, a, norm=norm, ylims=ylims)
                 if k == 0:
                     if fr["ndim"] == 2:
-                        sm = matplotlib.cm.ScalarMappable(norm=norm, cmap="inferno")
+                        sm = matplotlib.cm.ScalarMappable(norm=norm, cmap=CMAP)
                         sm.set_array([])
-                        fig.colorbar(sm, ax=axes[0], label=fr["label"])
+                        colour_bar(fig, sm, axes[0], fr["label"], "min" if a.log and under else "neither")
+                        if a.log and under:
+                            fig.text(0.01, 0.01, f"{UNDER_NAME}: {fr['name']} <= 0 or below {norm.vmin:.3g} "
+                                     "(not on the log scale)", fontsize=8, color=UNDER_COLOUR)
                     fig.tight_layout()
                 writer.grab_frame()
     except (OSError, RuntimeError, ValueError, subprocess.SubprocessError) as e:
@@ -355,11 +471,17 @@ def write_movie(paths, a):
           f"t = {steps[0][0]:.6g} to {steps[-1][0]:.6g}")
 
 
+class Parser(argparse.ArgumentParser):
+    def error(self, message):
+        """Usage errors as one line too, like every other error."""
+        die(f"{message} (cfdplot --help for the usage)")
+
+
 def main():
-    p = argparse.ArgumentParser(prog="cfdplot", description=__doc__.split("\n\n")[0],
-                                formatter_class=argparse.RawDescriptionHelpFormatter,
-                                epilog="\n\n".join(__doc__.split("\n\n")[1:]))
-    p.add_argument("snapshot", nargs="+",
+    p = Parser(prog="cfdplot", description=__doc__.split("\n\n")[0],
+               formatter_class=argparse.RawDescriptionHelpFormatter,
+               epilog="\n\n".join(__doc__.split("\n\n")[1:]))
+    p.add_argument("snapshot", nargs="*",
                    help="cfdrun snapshots (one picture each), e.g. kh.out/euler2d_*.h5, or a series' .xdmf index, "
                         "or CSV profiles")
     p.add_argument("--labels", help="CSV mode: comma-separated legend labels")
@@ -367,15 +489,30 @@ def main():
     p.add_argument("--xlim", help="CSV mode: x range to show, e.g. 0.45,0.55")
     p.add_argument("-f", "--field", help="field to draw (default: rho for euler2d and sod, u for diffusion; "
                                          "1D: every field, one panel each)")
-    p.add_argument("--log", action="store_true", help="logarithmic colour scale (2D) or y axes (1D)")
+    p.add_argument("--log", action="store_true", help="logarithmic colour scale (2D) or y axes (1D, --history)")
     p.add_argument("--zoom", type=int, default=0,
                    help="show only N points either side of the maximum (2D) or of the steepest gradient (1D)")
-    p.add_argument("-o", "--output", help="PNG to write (default: each SNAPSHOT with .png; with one snapshot only)")
+    p.add_argument("-o", "--output", help="picture to write, its format from its ending (.png, .pdf, .svg, ...; "
+                                          "default: each SNAPSHOT with .png; with one snapshot only)")
     p.add_argument("--movie", metavar="OUT.mp4",
                    help="write one MP4 of the snapshots of one series (several .h5 files or one .xdmf), a frame "
                         "each in time order, with one colour range over all frames; needs ffmpeg")
     p.add_argument("--fps", type=float, default=5, help="--movie: frames per second (default 5)")
+    p.add_argument("--history", metavar="RUN.hst",
+                   help="draw the columns of a history file against time, one panel each (default picture: RUN.png)")
+    p.add_argument("--columns", help="--history: the columns to draw, comma-separated (default: all but step, "
+                                     "time, dt)")
     a = p.parse_args()
+    if a.output is not None:
+        check_picture_name(a.output)
+    if a.history:
+        if a.snapshot or a.movie:
+            die("--history draws one history file; give no snapshots and no --movie with it")
+        return plot_history(a)
+    if a.columns:
+        die("--columns goes with --history")
+    if not a.snapshot:
+        die("no snapshot given (cfdplot --help for the usage)")
     if a.snapshot[0].endswith(".csv"):
         if a.movie:
             die("--movie takes snapshots (.h5) or an .xdmf index, not CSV profiles")
@@ -391,6 +528,9 @@ def main():
         if not os.path.isdir(folder) or not os.access(folder, os.W_OK):
             die(f"{a.movie}: cannot write there (no folder '{folder}', or not writable)")
         return write_movie(expand(a.snapshot), a)
+    for path in a.snapshot:
+        if path.endswith(".hst"):
+            die(f"{path}: a history file, not a snapshot; draw it with cfdplot --history {path}")
     paths = expand(a.snapshot)
     if a.output and len(paths) > 1:
         die("-o names one picture; with several snapshots each gets its own SNAPSHOT.png")
@@ -399,4 +539,11 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    try:
+        main()
+    except CfdrunError as e:  # a file found wanting after it opened (a field that cannot be read)
+        die(e)
+    except KeyboardInterrupt:
+        sys.exit(130)
+    except Exception as e:  # never a traceback: say what failed, in one line
+        die(f"{type(e).__name__}: {e}")

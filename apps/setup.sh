@@ -88,9 +88,10 @@ packages=(cmake g++ make pkg-config dpkg-dev libyaml-cpp-dev libhdf5-dev
   libgtest-dev gfortran python3-h5py python3-matplotlib python3-numpy
   openmpi-bin libopenmpi-dev libhdf5-openmpi-dev)
 # The test mode also opens the output with ParaView's readers (pvbatch),
-# renders a picture without a display (xvfb-run) and encodes cfdplot's
-# movies (ffmpeg, ffprobe).
-[ "$mode" = test ] && packages+=(python3-paraview xvfb xauth ffmpeg)
+# renders a picture without a display (xvfb-run), encodes cfdplot's
+# movies (ffmpeg, ffprobe) and checks the Python package's xarray and yt
+# readers (tests/python).
+[ "$mode" = test ] && packages+=(python3-paraview xvfb xauth ffmpeg python3-yt python3-xarray)
 
 install_packages() {
   local missing=()

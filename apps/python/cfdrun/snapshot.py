@@ -1,0 +1,216 @@
+"""One cfdrun HDF5 snapshot (docs/output-format.md, "HDF5 snapshot")."""
+import os
+from collections.abc import Mapping
+
+import numpy as np
+
+try:
+    import h5py
+except ImportError as e:  # pragma: no cover - the message says what to install
+    raise ImportError(f"cfdrun needs h5py ({e}); Debian: apt-get install python3-h5py") from e
+
+
+class CfdrunError(Exception):
+    """A file that is missing, unreadable, or not cfdrun output; the message
+    is one line that starts with the file's path."""
+
+
+def text(value):
+    """An HDF5 string attribute as str (cfdrun writes UTF-8; older h5py may hand bytes)."""
+    return value.decode() if isinstance(value, bytes) else str(value)
+
+
+def plain(value):
+    """An attribute as a plain Python value: str, int, float, or a list."""
+    if isinstance(value, bytes):
+        return value.decode()
+    if isinstance(value, np.ndarray):
+        return [plain(v) for v in value.tolist()] if value.dtype.kind in "SO" else value.tolist()
+    if isinstance(value, np.generic):
+        return value.item()
+    return value
+
+
+def parse_configuration(configuration):
+    """The resolved case file of a snapshot's `configuration` attribute as
+    {"section.key": "value"}. The file is the flat two-level YAML cfdrun
+    writes (docs/user-guide.md), so no YAML library is needed; values stay
+    text (quotes removed) since their type depends on the key."""
+    keys, section = {}, ""
+    for line in configuration.splitlines():
+        if not line.strip() or line.lstrip().startswith("#") or ":" not in line:
+            continue
+        key, value = (v.strip() for v in line.split(":", 1))
+        if len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'":
+            value = value[1:-1]
+        if not line[0].isspace():
+            section = key if not value else ""
+            if value:
+                keys[key] = value
+        elif section:
+            keys[f"{section}.{key}"] = value
+    return keys
+
+
+def open_hdf5(path):
+    """h5py.File(path) for reading, or a CfdrunError saying why not."""
+    path = os.fspath(path)
+    if not os.path.exists(path):
+        raise CfdrunError(f"{path}: no such file")
+    if os.path.isdir(path):
+        raise CfdrunError(f"{path}: a folder, not a snapshot file")
+    try:
+        return h5py.File(path, "r")
+    except OSError as e:
+        # h5py's message is several sentences; its first line says enough.
+        reason = " ".join(str(e).split()) or type(e).__name__
+        if os.path.getsize(path) == 0:
+            reason = "an empty file"
+        raise CfdrunError(f"{path}: cannot read it as HDF5 ({reason})") from None
+
+
+class Fields(Mapping):
+    """The fields of one snapshot: name -> numpy array ([ny][nx] in 2D,
+    x fastest, as stored; [nx] in 1D), read from the file when first asked
+    for and kept, so that opening a large snapshot costs nothing."""
+
+    def __init__(self, path, names):
+        self._path, self._names, self._cache = path, list(names), {}
+
+    def __getitem__(self, name):
+        if name not in self._names:
+            raise KeyError(f"{self._path}: no field '{name}' (fields: {', '.join(self._names)})")
+        if name not in self._cache:
+            try:
+                with h5py.File(self._path, "r") as h:
+                    self._cache[name] = h["fields/" + name][...]
+            except (OSError, KeyError) as e:  # a file damaged after its header, or gone
+                raise CfdrunError(f"{self._path}: cannot read field '{name}' ({' '.join(str(e).split())})") from None
+        return self._cache[name]
+
+    def __iter__(self):
+        return iter(self._names)
+
+    def __len__(self):
+        return len(self._names)
+
+    def __repr__(self):
+        return f"Fields({', '.join(self._names)})"
+
+
+class Snapshot:
+    """A cfdrun snapshot. Attributes:
+
+    path, solver, step, time       what the file says about itself
+    attrs                          every root attribute as plain Python values
+    configuration, config          the resolved case file: its text, and {"section.key": "value"}
+    centering, ndim, shape         "node" or "cell"; 1 or 2; the fields' shape ((ny, nx) or (nx,))
+    fields                         {name: numpy array}, read on first use
+    units, descriptions            {name: str} of the fields
+    x, y                           coordinates of the points or cell centres (y None in 1D)
+    x_faces, y_faces               cell faces (cell-centred solvers), else None
+    coordinate_units               the grid's units ("1", "m", "Lx", "dx", ...)
+    """
+
+    def __init__(self, path):
+        self.path = os.fspath(path)
+        with open_hdf5(self.path) as h:
+            if text(h.attrs.get("kind", "")) == "cfdrun checkpoint":
+                raise CfdrunError(f"{self.path}: a cfdrun checkpoint, not a snapshot (its state is in /state; "
+                                  "cfdinfo describes it)")
+            if "fields" not in h or "solver" not in h.attrs or "grid/x" not in h:
+                raise CfdrunError(f"{self.path}: not a cfdrun snapshot (no /fields, /grid/x or solver attribute)")
+            try:
+                self.attrs = {k: plain(v) for k, v in h.attrs.items()}
+                names = sorted(h["fields"].keys())
+                self.units = {n: text(h["fields/" + n].attrs.get("units", "")) for n in names}
+                self.descriptions = {n: text(h["fields/" + n].attrs.get("description", n)) for n in names}
+                self.shape = h["fields/" + names[0]].shape if names else ()
+                grid = {k: h["grid/" + k][...] for k in ("x", "y", "x_faces", "y_faces") if "grid/" + k in h}
+                self.coordinate_units = text(h["grid/x"].attrs.get("units", ""))
+                self.coordinate_descriptions = {k: text(h["grid/" + k].attrs.get("description", k))
+                                                for k in ("x", "y") if k in grid}
+            except (OSError, KeyError, ValueError) as e:
+                raise CfdrunError(f"{self.path}: a damaged snapshot ({' '.join(str(e).split())})") from None
+        self.solver = text(self.attrs["solver"])
+        self.step = int(self.attrs.get("step", -1))
+        self.time = float(self.attrs.get("time", np.nan))
+        self.configuration = text(self.attrs.get("configuration", ""))
+        self.config = parse_configuration(self.configuration)
+        self.centering = text(self.attrs.get("centering", "cell" if "x_faces" in grid else "node"))
+        self.x, self.y = grid["x"], grid.get("y")
+        self.x_faces, self.y_faces = grid.get("x_faces"), grid.get("y_faces")
+        self.ndim = 2 if self.y is not None else 1
+        self.fields = Fields(self.path, names)
+
+    def __getitem__(self, name):
+        return self.fields[name]
+
+    def __contains__(self, name):
+        return name in self.fields
+
+    def __repr__(self):
+        dims = " x ".join(str(n) for n in reversed(self.shape))
+        return (f"<cfdrun.Snapshot {self.path}: {self.solver}, step {self.step}, t = {self.time:.6g}, "
+                f"{dims} {self.centering}s, fields {', '.join(self.fields)}>")
+
+    @property
+    def field_names(self):
+        return list(self.fields)
+
+    def load(self):
+        """Reads every field now (a later change to the file is then not seen); returns self."""
+        for name in self.fields:
+            self.fields[name]
+        return self
+
+    def edges(self, axis="x"):
+        """The cell edges along an axis: the faces of cell-centred data; for
+        node-centred data (diffusion) the midpoints between the points, the
+        outer ones half a spacing out, so every point owns a cell."""
+        faces = self.x_faces if axis == "x" else self.y_faces
+        if faces is not None:
+            return faces
+        c = self.x if axis == "x" else self.y
+        if c is None:
+            raise ValueError(f"{self.path}: a 1D snapshot has no {axis} axis")
+        if c.size == 1:
+            return np.array([c[0] - 0.5, c[0] + 0.5])
+        mid = 0.5 * (c[1:] + c[:-1])
+        return np.concatenate([[c[0] - (mid[0] - c[0])], mid, [c[-1] + (c[-1] - mid[-1])]])
+
+    def cell_volumes(self):
+        """The area (2D) or length (1D) each value stands for, in the grid's
+        units, shaped as the fields: sum(field * cell_volumes()) is the
+        total that euler2d's history reports as e.g. `mass`."""
+        dx = np.diff(self.edges("x"))
+        if self.ndim == 1:
+            return dx
+        return np.outer(np.diff(self.edges("y")), dx)
+
+    def to_xarray(self):
+        """The snapshot as an xarray.Dataset: each field a variable on (y, x)
+        or (x), the coordinates with their units, the root attributes
+        (time, step, solver, ...) as the dataset's attrs. Needs xarray."""
+        try:
+            import xarray as xr
+        except ImportError as e:
+            raise ImportError(f"to_xarray needs xarray ({e}); Debian: apt-get install python3-xarray") from e
+        dims = ("y", "x") if self.ndim == 2 else ("x",)
+        coords = {"x": ("x", self.x, {"units": self.coordinate_units,
+                                      "description": self.coordinate_descriptions.get("x", "x")})}
+        if self.ndim == 2:
+            coords["y"] = ("y", self.y, {"units": self.coordinate_units,
+                                         "description": self.coordinate_descriptions.get("y", "y")})
+        variables = {n: (dims, self.fields[n], {"units": self.units[n], "description": self.descriptions[n]})
+                     for n in self.fields}
+        # netCDF takes numbers and strings as attributes, not lists.
+        attrs = {k: v for k, v in self.attrs.items() if isinstance(v, (str, int, float))}
+        return xr.Dataset(variables, coords=coords, attrs=attrs)
+
+
+def open_snapshot(path):
+    """The cfdrun snapshot in the HDF5 file `path` (a Snapshot); raises
+    CfdrunError with a one-line reason for a file that is missing, not HDF5,
+    damaged, or not a cfdrun snapshot."""
+    return Snapshot(path)
