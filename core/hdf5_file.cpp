@@ -469,8 +469,9 @@ int h5_run_guarded(const char* tool, const std::function<int()>& body) {
 #endif
     reading_now = static_cast<char*>(page);
     const int status = body();
+    // _exit: the atexit handlers and static objects are the parent's to run.
     std::fflush(nullptr);
-    std::exit(status);
+    _exit(status);
   }
   int status = 0;
   while (waitpid(child, &status, 0) < 0)

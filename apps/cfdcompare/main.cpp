@@ -13,6 +13,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <stdexcept>
 #include <string>
@@ -47,7 +48,11 @@ Options:
 
 Default tolerances (problems.md): both FP64: atol 1e-12 rtol 1e-10; both FP32:
 atol 1e-6 rtol 1e-5; FP32 against FP64: atol 1e-6 rtol 1e-4. Text files count as FP64.
-Exit status: 0 when no point fails, 1 when some do, 2 for bad input.
+Exit status: 0 when no point fails, 1 when some do (NaN or Inf anywhere, in
+either file, fails; with --exact too, naming the field and point), 2 for bad
+input: a file that is missing, not a regular file (a device such as /dev/zero,
+a pipe), not a snapshot or text field, or damaged ("damaged HDF5 file" where
+reading it crashed the HDF5 library, which runs in a child process for that).
 )";
 
 struct Input {
@@ -56,8 +61,20 @@ struct Input {
   std::vector<double> values;
 };
 
+// Only regular files are read: a device or a pipe (/dev/zero) is no result,
+// and reading one may never end.
+void check_regular_file(const std::string& path) {
+  std::error_code ec;
+  const auto status = std::filesystem::status(path, ec);
+  if (!std::filesystem::exists(status)) throw std::runtime_error(path + ": no such file");
+  if (std::filesystem::is_directory(status)) throw std::runtime_error(path + ": this is a folder, give a file");
+  if (!std::filesystem::is_regular_file(status))
+    throw std::runtime_error(path + ": not a regular file (a device, pipe or socket?)");
+}
+
 Input load(const std::string& path, const std::string& field) {
   Input in;
+  check_regular_file(path);
   if (cfd::h5_is_hdf5(path)) {
     cfd::H5Array a = cfd::h5_read_array(path, "fields/" + field);
     in.bytes = a.stored_bytes;
@@ -71,8 +88,6 @@ Input load(const std::string& path, const std::string& field) {
     }
     in.values = std::move(a.values);
   } else {
-    std::ifstream probe(path);
-    if (!probe) throw std::runtime_error(path + ": cannot open");
     cfd::TextField t = cfd::read_text_field(path);
     in.nx = t.nx;
     in.ny = t.ny;
@@ -84,6 +99,7 @@ Input load(const std::string& path, const std::string& field) {
 // L1 errors of a sod snapshot against the exact Riemann solution.
 int compare_exact(const std::string& path, double max_l1, bool quiet, const std::string& csv) {
   try {
+    check_regular_file(path);
     if (!cfd::h5_is_hdf5(path)) throw std::runtime_error(path + ": not an HDF5 snapshot");
     const std::string solver = cfd::h5_read_string_attribute(path, "solver");
     if (solver != "sod") throw std::runtime_error(path + ": --exact needs a sod snapshot, this is " + solver);
@@ -99,6 +115,26 @@ int compare_exact(const std::string& path, double max_l1, bool quiet, const std:
     const auto rho = cfd::h5_read_array(path, "fields/rho").values;
     const auto u = cfd::h5_read_array(path, "fields/u").values;
     const auto pr = cfd::h5_read_array(path, "fields/p").values;
+    // A field of another length than the grid (none at all, in a damaged or
+    // foreign file) would be read past its end.
+    if (x.empty()) throw std::runtime_error(path + ": grid/x holds no points: nothing to compare");
+    for (const auto& [name, values] : {std::pair{"fields/rho", &rho}, {"fields/u", &u}, {"fields/p", &pr}})
+      if (values->size() != x.size())
+        throw std::runtime_error(path + ": " + name + " holds " + std::to_string(values->size()) + " values for the " +
+                                 std::to_string(x.size()) + " points of grid/x");
+    // NaN or Inf anywhere is a failure whatever the tolerance: the L1 sums
+    // would turn NaN, and NaN > max_l1 is false.
+    for (const auto& [name, values] :
+         {std::pair{"grid/x", &x}, {"fields/rho", &rho}, {"fields/u", &u}, {"fields/p", &pr}}) {
+      long bad = 0, first = -1;
+      for (size_t k = 0; k < values->size(); ++k)
+        if (!std::isfinite((*values)[k]) && bad++ == 0) first = static_cast<long>(k);
+      if (bad == 0) continue;
+      if (!quiet)
+        std::printf("FAIL: %s holds %ld NaN or Inf value(s), the first at point %ld (1-based) of %zu: %g\n", name, bad,
+                    first + 1, x.size(), (*values)[first]);
+      return 1;
+    }
     double l1[3] = {0, 0, 0};
     std::FILE* table = nullptr;
     if (!csv.empty()) {
@@ -146,53 +182,9 @@ double parse_tolerance(const std::string& option, const std::string& text) {
   return *v;
 }
 
-}  // namespace
-
-int main(int argc, char* argv[]) {
-  std::vector<std::string> files;
-  std::string field = "u", csv;
-  double atol = -1, rtol = -1;
-  bool quiet = false, exact = false;
-  double max_l1 = -1;
-  try {
-    for (int k = 1; k < argc; ++k) {
-      const std::string a = argv[k];
-      auto value = [&]() -> std::string {
-        if (k + 1 >= argc) throw std::invalid_argument(a + " needs a value");
-        return argv[++k];
-      };
-      if (a == "--help" || a == "-h") {
-        std::fputs(usage_text, stdout);
-        return 0;
-      } else if (a == "--atol") {
-        atol = parse_tolerance(a, value());
-      } else if (a == "--rtol") {
-        rtol = parse_tolerance(a, value());
-      } else if (a == "--exact") {
-        exact = true;
-      } else if (a == "--max-l1") {
-        max_l1 = parse_tolerance(a, value());
-      } else if (a == "--field") {
-        field = value();
-      } else if (a == "--csv") {
-        csv = value();
-      } else if (a == "--quiet" || a == "-q") {
-        quiet = true;
-      } else if (!a.empty() && a[0] == '-') {
-        throw std::invalid_argument("unknown option '" + a + "'");
-      } else {
-        files.push_back(a);
-      }
-    }
-  } catch (const std::exception& e) {
-    return usage_error(e.what());
-  }
-  if (exact) {
-    if (files.size() != 1) return usage_error("--exact takes one snapshot");
-    return compare_exact(files[0], max_l1, quiet, csv);
-  }
-  if (files.size() != 2) return usage_error("expected two files, a reference and a candidate");
-
+// Two fields point by point: the metrics, the verdict and the exit status.
+int compare_two(const std::vector<std::string>& files, const std::string& field, double atol, double rtol, bool quiet,
+                const std::string& csv, char* argv[]) {
   Input ref, cand;
   try {
     ref = load(files[0], field);
@@ -252,4 +244,54 @@ int main(int argc, char* argv[]) {
     std::fclose(f);
   }
   return c.failures == 0 ? 0 : 1;
+}
+
+}  // namespace
+
+int main(int argc, char* argv[]) {
+  std::vector<std::string> files;
+  std::string field = "u", csv;
+  double atol = -1, rtol = -1;
+  bool quiet = false, exact = false;
+  double max_l1 = -1;
+  try {
+    for (int k = 1; k < argc; ++k) {
+      const std::string a = argv[k];
+      auto value = [&]() -> std::string {
+        if (k + 1 >= argc) throw std::invalid_argument(a + " needs a value");
+        return argv[++k];
+      };
+      if (a == "--help" || a == "-h") {
+        std::fputs(usage_text, stdout);
+        return 0;
+      } else if (a == "--atol") {
+        atol = parse_tolerance(a, value());
+      } else if (a == "--rtol") {
+        rtol = parse_tolerance(a, value());
+      } else if (a == "--exact") {
+        exact = true;
+      } else if (a == "--max-l1") {
+        max_l1 = parse_tolerance(a, value());
+      } else if (a == "--field") {
+        field = value();
+      } else if (a == "--csv") {
+        csv = value();
+      } else if (a == "--quiet" || a == "-q") {
+        quiet = true;
+      } else if (!a.empty() && a[0] == '-') {
+        throw std::invalid_argument("unknown option '" + a + "'");
+      } else {
+        files.push_back(a);
+      }
+    }
+  } catch (const std::exception& e) {
+    return usage_error(e.what());
+  }
+  if (exact && files.size() != 1) return usage_error("--exact takes one snapshot");
+  if (!exact && files.size() != 2) return usage_error("expected two files, a reference and a candidate");
+  // The files are read in a child process: HDF5 can crash on a damaged file.
+  return cfd::h5_run_guarded("cfdcompare", [&] {
+    return exact ? compare_exact(files[0], max_l1, quiet, csv)
+                 : compare_two(files, field, atol, rtol, quiet, csv, argv);
+  });
 }
