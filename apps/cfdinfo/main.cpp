@@ -136,8 +136,14 @@ void print_file(const FileInfo& f) {
   auto num = [&](const char* k) { return f.number.count(k) ? f.number.at(k) : NAN; };
   std::printf("%s: %s of solver %s, step %.0f, t = %s\n", f.path.c_str(), f.kind.c_str(), text("solver").c_str(),
               num("step"), cfd::format_real(num("time")).c_str());
-  std::string grid = std::to_string(static_cast<long>(num("global_nx")));
-  if (f.number.count("global_ny")) grid += " x " + std::to_string(static_cast<long>(num("global_ny")));
+  // A count that is missing or no whole number (a damaged file) is shown as
+  // it is: converting NaN or 1e300 to long is undefined.
+  auto count = [&](const char* k) {
+    const double v = num(k);
+    return std::fabs(v) < 0x1p62 && v == std::floor(v) ? std::to_string(static_cast<long>(v)) : cfd::format_real(v);
+  };
+  std::string grid = count("global_nx");
+  if (f.number.count("global_ny")) grid += " x " + count("global_ny");
   std::printf("  grid       %s %s, %s, layout %s\n", grid.c_str(), text("centering") == "cell" ? "cells" : "points",
               text("precision").c_str(), text("layout").c_str());
   std::printf("  written on %.0f rank(s), process grid %s, by %s\n", num("ranks"), text("process_grid").c_str(),
