@@ -623,9 +623,10 @@ int main(int argc, char* argv[]) {
           if (available > 0 && need > available) {
             std::fprintf(stderr,
                          "cfdbench: error: out of memory: %s %s at n = %s needs at least %.1f GiB per process; this "
-                         "machine has %.1f GiB of memory, %.1f GiB available. Smaller --sizes, --precision fp32, or "
-                         "more ranks (mpirun) need less per process\n",
-                         solver.c_str(), prec.c_str(), size.c_str(), need, memory_gib("MemTotal"), available);
+                         "machine has %.1f GiB of memory, %.1f GiB available. Smaller --sizes%s, or more ranks "
+                         "(mpirun) need less per process\n",
+                         solver.c_str(), prec.c_str(), size.c_str(), need, memory_gib("MemTotal"), available,
+                         prec == "fp32" ? "" : ", --precision fp32");
             return 1;
           }
         }

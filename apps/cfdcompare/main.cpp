@@ -208,7 +208,7 @@ int compare_two(const std::vector<std::string>& files, const std::string& field,
     cfd::KokkosSession kokkos(kargc, argv);
     try {
       c = cfd::compare_fields(ref.values, cand.values, tol);
-    } catch (const std::invalid_argument& e) {
+    } catch (const std::exception& e) {  // sizes, or memory Kokkos cannot allocate: not an abort
       std::fprintf(stderr, "cfdcompare: error: %s and %s: %s\n", files[0].c_str(), files[1].c_str(), e.what());
       return 2;
     }
