@@ -242,9 +242,30 @@ void note_reading(const std::string& path) {
   reading_now[n] = '\0';
 }
 
+// HDF5 1.10 can also go round in circles on a damaged file (a global heap in
+// H5HG_read). In a child of h5_run_guarded, each read's metadata part (the
+// file's and objects' headers, attributes, links) takes milliseconds: where
+// it has not ended in this time SIGALRM ends the child, which its parent
+// reports as a damaged file. The values of a dataset, whose size is checked
+// against the file first, are read without a limit (lift()).
+constexpr unsigned metadata_seconds = 10;
+
+struct MetadataDeadline {
+  MetadataDeadline() {
+    if (reading_now) alarm(metadata_seconds);
+  }
+  ~MetadataDeadline() { lift(); }
+  MetadataDeadline(const MetadataDeadline&) = delete;
+  MetadataDeadline& operator=(const MetadataDeadline&) = delete;
+  static void lift() {
+    if (reading_now) alarm(0);
+  }
+};
+
 }  // namespace
 
 bool h5_is_hdf5(const std::string& path) {
+  const MetadataDeadline deadline;
   silence_hdf5();
   note_reading(path);
   return H5Fis_hdf5(path.c_str()) > 0;
@@ -299,6 +320,7 @@ void check_single_value(const std::string& path, const std::string& name, hid_t 
 }  // namespace
 
 H5Array h5_read_array(const std::string& path, const std::string& dataset) {
+  const MetadataDeadline deadline;
   Handle file = open_read(path);
   Handle set{check_id(H5Dopen2(file.id, dataset.c_str(), H5P_DEFAULT), path + ": no dataset " + dataset), H5Dclose};
   Handle space{H5Dget_space(set.id), H5Sclose};
@@ -313,6 +335,7 @@ H5Array h5_read_array(const std::string& path, const std::string& dataset) {
   out.stored_bytes = static_cast<int>(H5Tget_size(type.id));
   const hsize_t count = checked_entries(path, dataset, file.id, set.id, out.dims, type.id);
   out.values.resize(count);
+  MetadataDeadline::lift();
   check(H5Dread(set.id, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, out.values.data()),
         path + ": cannot read " + dataset);
   return out;
@@ -320,6 +343,7 @@ H5Array h5_read_array(const std::string& path, const std::string& dataset) {
 
 H5Array h5_read_block(const std::string& path, const std::string& dataset, const std::vector<hsize_t>& offset,
                       const std::vector<hsize_t>& count) {
+  const MetadataDeadline deadline;
   Handle file = open_read(path);
   Handle set{check_id(H5Dopen2(file.id, dataset.c_str(), H5P_DEFAULT), path + ": no dataset " + dataset), H5Dclose};
   Handle space{H5Dget_space(set.id), H5Sclose};
@@ -346,12 +370,14 @@ H5Array h5_read_block(const std::string& path, const std::string& dataset, const
   check(H5Sselect_hyperslab(space.id, H5S_SELECT_SET, offset.data(), nullptr, count.data(), nullptr),
         path + ": bad block of " + dataset);
   Handle memory{H5Screate_simple(1, &entries, nullptr), H5Sclose};
+  MetadataDeadline::lift();
   check(H5Dread(set.id, H5T_NATIVE_DOUBLE, memory.id, space.id, H5P_DEFAULT, out.values.data()),
         path + ": cannot read " + dataset);
   return out;
 }
 
 std::vector<long> h5_read_integers(const std::string& path, const std::string& dataset) {
+  const MetadataDeadline deadline;
   Handle file = open_read(path);
   Handle set{check_id(H5Dopen2(file.id, dataset.c_str(), H5P_DEFAULT), path + ": no dataset " + dataset), H5Dclose};
   Handle space{H5Dget_space(set.id), H5Sclose};
@@ -362,6 +388,7 @@ std::vector<long> h5_read_integers(const std::string& path, const std::string& d
   Handle type{H5Dget_type(set.id), H5Tclose};
   const hsize_t count = checked_entries(path, dataset, file.id, set.id, dims, type.id);
   std::vector<long> out(static_cast<size_t>(count));
+  MetadataDeadline::lift();
   if (count > 0)
     check(H5Dread(set.id, H5T_NATIVE_LONG, H5S_ALL, H5S_ALL, H5P_DEFAULT, out.data()),
           path + ": cannot read " + dataset + " as integers");
@@ -389,6 +416,7 @@ std::vector<std::string> names_by_index(hsize_t count, const GetName& get_name) 
 }  // namespace
 
 std::vector<std::string> h5_attribute_names(const std::string& path) {
+  const MetadataDeadline deadline;
   Handle file = open_read(path);
   H5O_info_t info;
   check(H5Oget_info(file.id, &info), path + ": cannot list the attributes");
@@ -398,6 +426,7 @@ std::vector<std::string> h5_attribute_names(const std::string& path) {
 }
 
 std::vector<std::string> h5_list_group(const std::string& path, const std::string& group) {
+  const MetadataDeadline deadline;
   Handle file = open_read(path);
   if (H5Lexists(file.id, group.c_str(), H5P_DEFAULT) <= 0) return {};
   Handle g{check_id(H5Gopen2(file.id, group.c_str(), H5P_DEFAULT), path + ": " + group + " is not a group"), H5Gclose};
@@ -409,11 +438,13 @@ std::vector<std::string> h5_list_group(const std::string& path, const std::strin
 }
 
 bool h5_has_attribute(const std::string& path, const std::string& name) {
+  const MetadataDeadline deadline;
   Handle file = open_read(path);
   return H5Aexists(file.id, name.c_str()) > 0;
 }
 
 std::string h5_read_string_attribute(const std::string& path, const std::string& name) {
+  const MetadataDeadline deadline;
   Handle file = open_read(path);
   Handle attr{check_id(H5Aopen(file.id, name.c_str(), H5P_DEFAULT), path + ": no attribute " + name), H5Aclose};
   Handle type{H5Aget_type(attr.id), H5Tclose};
@@ -441,6 +472,7 @@ std::string h5_read_string_attribute(const std::string& path, const std::string&
 }
 
 double h5_read_real_attribute(const std::string& path, const std::string& name) {
+  const MetadataDeadline deadline;
   Handle file = open_read(path);
   Handle attr{check_id(H5Aopen(file.id, name.c_str(), H5P_DEFAULT), path + ": no attribute " + name), H5Aclose};
   Handle type{H5Aget_type(attr.id), H5Tclose};
@@ -485,6 +517,12 @@ int h5_run_guarded(const char* tool, const std::function<int()>& body) {
   if (WIFEXITED(status)) return WEXITSTATUS(status);
   const int signal_number = WIFSIGNALED(status) ? WTERMSIG(status) : SIGKILL;
   switch (signal_number) {
+    case SIGALRM:
+      std::fprintf(stderr,
+                   "%s: error: %s: damaged HDF5 file (reading its headers had not ended after %u s: the HDF5 "
+                   "library went round in circles)\n",
+                   tool, file.empty() ? "(no file)" : file.c_str(), metadata_seconds);
+      return 2;
     case SIGSEGV:
     case SIGBUS:
     case SIGFPE:

@@ -103,9 +103,12 @@ bool h5_is_hdf5(const std::string& path);
 // no check before the call can rule out. A crash of the child (SIGSEGV,
 // SIGBUS, SIGFPE, SIGILL, SIGABRT) becomes the one line
 // "<tool>: error: <file>: damaged HDF5 file (...)" on stderr and status 2,
-// <file> being the last file the child began to read; any other signal
-// (SIGINT, SIGKILL) ends this process too, with that signal. Where no child
-// can be started, `body` runs in this process.
+// <file> being the last file the child began to read. So does a read whose
+// metadata part (headers, attributes, links: milliseconds) has not ended
+// after 10 s, where HDF5 goes round in circles on a damaged heap; the values
+// of datasets are read without a limit. Any other signal (SIGINT, SIGKILL)
+// ends this process too, with that signal. Where no child can be started,
+// `body` runs in this process.
 int h5_run_guarded(const char* tool, const std::function<int()>& body);
 
 }  // namespace cfd

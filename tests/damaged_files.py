@@ -21,7 +21,7 @@ import sys
 
 def run(command, timeout=60):
     try:
-        r = subprocess.run(command, capture_output=True, text=True, timeout=timeout)
+        r = subprocess.run(command, capture_output=True, text=True, errors="replace", timeout=timeout)
         return r.returncode, r.stdout + r.stderr
     except subprocess.TimeoutExpired:
         return "timeout", ""

@@ -52,7 +52,8 @@ Exit status: 0 when no point fails, 1 when some do (NaN or Inf anywhere, in
 either file, fails; with --exact too, naming the field and point), 2 for bad
 input: a file that is missing, not a regular file (a device such as /dev/zero,
 a pipe), not a snapshot or text field, or damaged ("damaged HDF5 file" where
-reading it crashed the HDF5 library, which runs in a child process for that).
+reading it crashed the HDF5 library, or its headers were still being read
+after 10 s: it runs in a child process).
 )";
 
 struct Input {

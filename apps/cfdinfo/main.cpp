@@ -38,8 +38,8 @@ Options:
   --help     this text
 
 Exit status: 0, or 2 when PATH is not a cfdrun file or folder, or the file
-is damaged ("damaged HDF5 file" where reading it crashed the HDF5 library,
-which runs in a child process for that reason).
+is damaged ("damaged HDF5 file" where reading it crashed the HDF5 library, or
+its headers were still being read after 10 s: it runs in a child process).
 )";
 
 struct FieldStats {
