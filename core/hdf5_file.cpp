@@ -1,11 +1,21 @@
 #include "core/hdf5_file.hpp"
 
 #include <fcntl.h>
+#include <signal.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
 #include <unistd.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
 
+#include <algorithm>
 #include <cerrno>
+#include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <limits>
 #include <stdexcept>
 
 namespace cfd {
@@ -218,19 +228,99 @@ void H5Writer::commit(bool durable) {
   committed_ = true;
 }
 
+namespace {
+
+// The file a child of h5_run_guarded is reading, in memory shared with its
+// parent, which names it when the child crashes; null elsewhere.
+char* reading_now = nullptr;
+constexpr size_t reading_size = 4096;
+
+void note_reading(const std::string& path) {
+  if (!reading_now) return;
+  const size_t n = std::min(path.size(), reading_size - 1);
+  std::memcpy(reading_now, path.data(), n);
+  reading_now[n] = '\0';
+}
+
+// HDF5 1.10 can also go round in circles on a damaged file (a global heap in
+// H5HG_read). In a child of h5_run_guarded, each read's metadata part (the
+// file's and objects' headers, attributes, links) takes milliseconds: where
+// it has not ended in this time SIGALRM ends the child, which its parent
+// reports as a damaged file. The values of a dataset, whose size is checked
+// against the file first, are read without a limit (lift()).
+constexpr unsigned metadata_seconds = 10;
+
+struct MetadataDeadline {
+  MetadataDeadline() {
+    if (reading_now) alarm(metadata_seconds);
+  }
+  ~MetadataDeadline() { lift(); }
+  MetadataDeadline(const MetadataDeadline&) = delete;
+  MetadataDeadline& operator=(const MetadataDeadline&) = delete;
+  static void lift() {
+    if (reading_now) alarm(0);
+  }
+};
+
+}  // namespace
+
 bool h5_is_hdf5(const std::string& path) {
+  const MetadataDeadline deadline;
   silence_hdf5();
+  note_reading(path);
   return H5Fis_hdf5(path.c_str()) > 0;
 }
 
 namespace {
+
 Handle open_read(const std::string& path) {
   silence_hdf5();
+  note_reading(path);
   return Handle{check_id(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), path + ": cannot open as HDF5"), H5Fclose};
 }
+
+// The entries of a dataset's dataspace, refused before anything is allocated
+// for them when the file cannot hold them: a flipped bit in a dimension of a
+// damaged file asks for petabytes (or wraps the product around).
+hsize_t checked_entries(const std::string& path, const std::string& dataset, hid_t file, hid_t set,
+                        const std::vector<hsize_t>& dims, hid_t type) {
+  hsize_t entries = 1;
+  for (hsize_t d : dims) {
+    if (d != 0 && entries > std::numeric_limits<hsize_t>::max() / d)
+      throw std::runtime_error(path + ": dataset " + dataset + " has a shape no file can hold: a damaged file");
+    entries *= d;
+  }
+  if (entries == 0) return 0;
+  const size_t element = H5Tget_size(type);
+  hsize_t file_size = 0;
+  const bool sized = H5Fget_filesize(file, &file_size) >= 0;
+  // Contiguous and compact data is stored whole, uncompressed: its bytes in
+  // the file are the shape's (chunked data may be compressed or not written).
+  Handle plist{H5Dget_create_plist(set), H5Pclose};
+  const H5D_layout_t layout = plist.id >= 0 ? H5Pget_layout(plist.id) : H5D_LAYOUT_ERROR;
+  if (layout == H5D_CONTIGUOUS || layout == H5D_COMPACT) {
+    const hsize_t stored = H5Dget_storage_size(set);
+    const bool overflows = element == 0 || entries > std::numeric_limits<hsize_t>::max() / element;
+    if (overflows || stored != entries * element || (sized && stored > file_size))
+      throw std::runtime_error(path + ": dataset " + dataset + " has " + std::to_string(entries) + " entries of " +
+                               std::to_string(element) + " bytes but " + std::to_string(stored) +
+                               " bytes stored: a damaged file");
+  }
+  return entries;
+}
+
+// An attribute holds one value (cfdrun writes scalars): a damaged dataspace
+// would have H5Aread write past the one value given to it.
+void check_single_value(const std::string& path, const std::string& name, hid_t attr) {
+  Handle space{H5Aget_space(attr), H5Sclose};
+  if (space.id < 0 || H5Sget_simple_extent_npoints(space.id) != 1)
+    throw std::runtime_error(path + ": attribute " + name + " is not a single value");
+}
+
 }  // namespace
 
 H5Array h5_read_array(const std::string& path, const std::string& dataset) {
+  const MetadataDeadline deadline;
   Handle file = open_read(path);
   Handle set{check_id(H5Dopen2(file.id, dataset.c_str(), H5P_DEFAULT), path + ": no dataset " + dataset), H5Dclose};
   Handle space{H5Dget_space(set.id), H5Sclose};
@@ -239,13 +329,13 @@ H5Array h5_read_array(const std::string& path, const std::string& dataset) {
   if (rank < 0) throw std::runtime_error(path + ": bad dataspace of " + dataset);
   out.dims.resize(rank);
   H5Sget_simple_extent_dims(space.id, out.dims.data(), nullptr);
-  hsize_t count = 1;
-  for (auto d : out.dims) count *= d;
   Handle type{H5Dget_type(set.id), H5Tclose};
   if (H5Tget_class(type.id) != H5T_FLOAT)
     throw std::runtime_error(path + ": dataset " + dataset + " is not floating point");
   out.stored_bytes = static_cast<int>(H5Tget_size(type.id));
+  const hsize_t count = checked_entries(path, dataset, file.id, set.id, out.dims, type.id);
   out.values.resize(count);
+  MetadataDeadline::lift();
   check(H5Dread(set.id, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, out.values.data()),
         path + ": cannot read " + dataset);
   return out;
@@ -253,6 +343,7 @@ H5Array h5_read_array(const std::string& path, const std::string& dataset) {
 
 H5Array h5_read_block(const std::string& path, const std::string& dataset, const std::vector<hsize_t>& offset,
                       const std::vector<hsize_t>& count) {
+  const MetadataDeadline deadline;
   Handle file = open_read(path);
   Handle set{check_id(H5Dopen2(file.id, dataset.c_str(), H5P_DEFAULT), path + ": no dataset " + dataset), H5Dclose};
   Handle space{H5Dget_space(set.id), H5Sclose};
@@ -273,23 +364,31 @@ H5Array h5_read_block(const std::string& path, const std::string& dataset, const
   if (H5Tget_class(type.id) != H5T_FLOAT)
     throw std::runtime_error(path + ": dataset " + dataset + " is not floating point");
   out.stored_bytes = static_cast<int>(H5Tget_size(type.id));
+  checked_entries(path, dataset, file.id, set.id, out.dims, type.id);
   out.values.resize(entries);
   if (entries == 0) return out;
   check(H5Sselect_hyperslab(space.id, H5S_SELECT_SET, offset.data(), nullptr, count.data(), nullptr),
         path + ": bad block of " + dataset);
   Handle memory{H5Screate_simple(1, &entries, nullptr), H5Sclose};
+  MetadataDeadline::lift();
   check(H5Dread(set.id, H5T_NATIVE_DOUBLE, memory.id, space.id, H5P_DEFAULT, out.values.data()),
         path + ": cannot read " + dataset);
   return out;
 }
 
 std::vector<long> h5_read_integers(const std::string& path, const std::string& dataset) {
+  const MetadataDeadline deadline;
   Handle file = open_read(path);
   Handle set{check_id(H5Dopen2(file.id, dataset.c_str(), H5P_DEFAULT), path + ": no dataset " + dataset), H5Dclose};
   Handle space{H5Dget_space(set.id), H5Sclose};
-  const hssize_t count = H5Sget_simple_extent_npoints(space.id);
-  if (count < 0) throw std::runtime_error(path + ": bad dataspace of " + dataset);
+  const int rank = H5Sget_simple_extent_ndims(space.id);
+  if (rank < 0) throw std::runtime_error(path + ": bad dataspace of " + dataset);
+  std::vector<hsize_t> dims(rank);
+  H5Sget_simple_extent_dims(space.id, dims.data(), nullptr);
+  Handle type{H5Dget_type(set.id), H5Tclose};
+  const hsize_t count = checked_entries(path, dataset, file.id, set.id, dims, type.id);
   std::vector<long> out(static_cast<size_t>(count));
+  MetadataDeadline::lift();
   if (count > 0)
     check(H5Dread(set.id, H5T_NATIVE_LONG, H5S_ALL, H5S_ALL, H5P_DEFAULT, out.data()),
           path + ": cannot read " + dataset + " as integers");
@@ -317,6 +416,7 @@ std::vector<std::string> names_by_index(hsize_t count, const GetName& get_name) 
 }  // namespace
 
 std::vector<std::string> h5_attribute_names(const std::string& path) {
+  const MetadataDeadline deadline;
   Handle file = open_read(path);
   H5O_info_t info;
   check(H5Oget_info(file.id, &info), path + ": cannot list the attributes");
@@ -326,6 +426,7 @@ std::vector<std::string> h5_attribute_names(const std::string& path) {
 }
 
 std::vector<std::string> h5_list_group(const std::string& path, const std::string& group) {
+  const MetadataDeadline deadline;
   Handle file = open_read(path);
   if (H5Lexists(file.id, group.c_str(), H5P_DEFAULT) <= 0) return {};
   Handle g{check_id(H5Gopen2(file.id, group.c_str(), H5P_DEFAULT), path + ": " + group + " is not a group"), H5Gclose};
@@ -337,15 +438,18 @@ std::vector<std::string> h5_list_group(const std::string& path, const std::strin
 }
 
 bool h5_has_attribute(const std::string& path, const std::string& name) {
+  const MetadataDeadline deadline;
   Handle file = open_read(path);
   return H5Aexists(file.id, name.c_str()) > 0;
 }
 
 std::string h5_read_string_attribute(const std::string& path, const std::string& name) {
+  const MetadataDeadline deadline;
   Handle file = open_read(path);
   Handle attr{check_id(H5Aopen(file.id, name.c_str(), H5P_DEFAULT), path + ": no attribute " + name), H5Aclose};
   Handle type{H5Aget_type(attr.id), H5Tclose};
   if (H5Tget_class(type.id) != H5T_STRING) throw std::runtime_error(path + ": attribute " + name + " is not a string");
+  check_single_value(path, name, attr.id);
   if (H5Tis_variable_str(type.id) > 0) {  // cfdrun's own; fixed-length ones from older files below
     Handle memory{utf8_string_type(), H5Tclose};
     char* data = nullptr;
@@ -354,18 +458,84 @@ std::string h5_read_string_attribute(const std::string& path, const std::string&
     H5free_memory(data);
     return value;
   }
-  std::string value(H5Tget_size(type.id), '\0');
+  // A fixed-length string is stored in the file whole: one larger than the
+  // file is a damaged size, which must not be allocated.
+  const size_t size = H5Tget_size(type.id);
+  hsize_t file_size = 0;
+  if (size == 0 || H5Fget_filesize(file.id, &file_size) < 0 || size > file_size)
+    throw std::runtime_error(path + ": attribute " + name + " claims " + std::to_string(size) +
+                             " bytes: a damaged file");
+  std::string value(size, '\0');
   check(H5Aread(attr.id, type.id, value.data()), path + ": cannot read attribute " + name);
   value.resize(value.find('\0') == std::string::npos ? value.size() : value.find('\0'));
   return value;
 }
 
 double h5_read_real_attribute(const std::string& path, const std::string& name) {
+  const MetadataDeadline deadline;
   Handle file = open_read(path);
   Handle attr{check_id(H5Aopen(file.id, name.c_str(), H5P_DEFAULT), path + ": no attribute " + name), H5Aclose};
+  Handle type{H5Aget_type(attr.id), H5Tclose};
+  const H5T_class_t kind = H5Tget_class(type.id);
+  if (kind != H5T_FLOAT && kind != H5T_INTEGER)
+    throw std::runtime_error(path + ": attribute " + name + " is not a number");
+  check_single_value(path, name, attr.id);
   double value = 0;
   check(H5Aread(attr.id, H5T_NATIVE_DOUBLE, &value), path + ": cannot read attribute " + name);
   return value;
+}
+
+int h5_run_guarded(const char* tool, const std::function<int()>& body) {
+  void* page = mmap(nullptr, reading_size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+  if (page == MAP_FAILED) return body();
+  std::memset(page, 0, reading_size);
+  std::fflush(nullptr);  // what is buffered now would be written by both processes
+  const pid_t child = fork();
+  if (child < 0) {
+    munmap(page, reading_size);
+    return body();
+  }
+  if (child == 0) {
+#ifdef __linux__
+    prctl(PR_SET_PDEATHSIG, SIGKILL);  // a parent killed alone takes the reader with it
+#endif
+    reading_now = static_cast<char*>(page);
+    const int status = body();
+    // _exit: the atexit handlers and static objects are the parent's to run.
+    std::fflush(nullptr);
+    _exit(status);
+  }
+  int status = 0;
+  while (waitpid(child, &status, 0) < 0)
+    if (errno != EINTR) {
+      std::fprintf(stderr, "%s: error: lost the reading process: %s\n", tool, std::strerror(errno));
+      munmap(page, reading_size);
+      return 2;
+    }
+  const std::string file(static_cast<const char*>(page), strnlen(static_cast<const char*>(page), reading_size));
+  munmap(page, reading_size);
+  if (WIFEXITED(status)) return WEXITSTATUS(status);
+  const int signal_number = WIFSIGNALED(status) ? WTERMSIG(status) : SIGKILL;
+  switch (signal_number) {
+    case SIGALRM:
+      std::fprintf(stderr,
+                   "%s: error: %s: damaged HDF5 file (reading its headers had not ended after %u s: the HDF5 "
+                   "library went round in circles)\n",
+                   tool, file.empty() ? "(no file)" : file.c_str(), metadata_seconds);
+      return 2;
+    case SIGSEGV:
+    case SIGBUS:
+    case SIGFPE:
+    case SIGILL:
+    case SIGABRT:
+      std::fprintf(stderr, "%s: error: %s: damaged HDF5 file (reading it crashed the HDF5 library: %s)\n", tool,
+                   file.empty() ? "(no file)" : file.c_str(), strsignal(signal_number));
+      return 2;
+    default:  // stopped from outside: end the same way
+      std::signal(signal_number, SIG_DFL);
+      std::raise(signal_number);
+      return 128 + signal_number;
+  }
 }
 
 }  // namespace cfd

@@ -8,6 +8,7 @@
 
 #include "core/job_control.hpp"
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -95,5 +96,19 @@ bool h5_has_attribute(const std::string& path, const std::string& name);
 std::string h5_read_string_attribute(const std::string& path, const std::string& name);
 double h5_read_real_attribute(const std::string& path, const std::string& name);
 bool h5_is_hdf5(const std::string& path);
+
+// Runs `body` (a tool's reading and reporting) in a child process and returns
+// its exit status. HDF5 1.10 itself can crash on a damaged file (a flipped
+// bit in a global heap address: SIGSEGV in H5HG_read under H5Aread), which
+// no check before the call can rule out. A crash of the child (SIGSEGV,
+// SIGBUS, SIGFPE, SIGILL, SIGABRT) becomes the one line
+// "<tool>: error: <file>: damaged HDF5 file (...)" on stderr and status 2,
+// <file> being the last file the child began to read. So does a read whose
+// metadata part (headers, attributes, links: milliseconds) has not ended
+// after 10 s, where HDF5 goes round in circles on a damaged heap; the values
+// of datasets are read without a limit. Any other signal (SIGINT, SIGKILL)
+// ends this process too, with that signal. Where no child can be started,
+// `body` runs in this process.
+int h5_run_guarded(const char* tool, const std::function<int()>& body);
 
 }  // namespace cfd

@@ -5,8 +5,10 @@
 #include <algorithm>
 #include <cerrno>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
@@ -25,14 +27,41 @@ void write_text_field(const std::string& path, long nx, long ny, const std::vect
   job::write_file_atomically(path, text);
 }
 
+namespace {
+
+// The longest line read: a number with Fortran's padding is far shorter, and
+// a binary file without newlines must not be read into one string whole.
+constexpr size_t max_line = 4096;
+
+// The next line of `in` without its newline; false at the end of the input.
+bool next_line(std::istream& in, std::string& line, const std::string& where_next) {
+  line.clear();
+  for (int c; (c = in.get()) != std::char_traits<char>::eof();) {
+    if (c == '\n') return true;
+    if (line.size() == max_line)
+      throw std::runtime_error(where_next + "a line longer than " + std::to_string(max_line) +
+                               " characters: not a text field");
+    line.push_back(static_cast<char>(c));
+  }
+  return !line.empty();
+}
+
+}  // namespace
+
 TextField read_text_field(const std::string& path) {
+  // Only a regular file has an end: a device (/dev/zero) or a pipe may not.
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec))
+    throw std::runtime_error(path + (std::filesystem::exists(path, ec) ? ": not a regular file" : ": cannot open"));
+  const auto file_bytes = std::filesystem::file_size(path, ec);
   std::ifstream in(path);
-  if (!in) throw std::runtime_error(path + ": cannot open");
+  if (!in || ec) throw std::runtime_error(path + ": cannot open");
   TextField field;
   std::string line;
   long lineno = 0;
   auto where = [&] { return path + ":" + std::to_string(lineno) + ": "; };
-  while (std::getline(in, line)) {
+  auto where_next = [&] { return path + ":" + std::to_string(lineno + 1) + ": "; };
+  while (next_line(in, line, where_next())) {
     ++lineno;
     if (line.find_first_not_of(" \t\r") != std::string::npos) break;
   }
@@ -45,8 +74,12 @@ TextField read_text_field(const std::string& path) {
   if (field.nx > (1L << 40) / field.ny)
     throw std::runtime_error(where() + "nx*ny = " + std::to_string(field.nx) + "*" + std::to_string(field.ny) +
                              " is not the size of a field");
+  // Each value takes two bytes at least ("0" and a newline).
+  if (static_cast<std::uintmax_t>(field.nx * field.ny) > file_bytes / 2)
+    throw std::runtime_error(path + ": expected nx*ny = " + std::to_string(field.nx * field.ny) + " values, but the " +
+                             std::to_string(file_bytes) + "-byte file cannot hold them");
   field.values.reserve(static_cast<size_t>(std::min(field.nx * field.ny, 1L << 24)));
-  while (std::getline(in, line)) {
+  while (next_line(in, line, where_next())) {
     ++lineno;
     const auto first = line.find_first_not_of(" \t\r");
     if (first == std::string::npos) continue;

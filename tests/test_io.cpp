@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <csignal>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -195,4 +196,44 @@ TEST(Compare, DefaultTolerances) {
   EXPECT_EQ(cfd::default_tolerance(8, 8).rtol, 1e-10);
   EXPECT_EQ(cfd::default_tolerance(4, 4).rtol, 1e-5);
   EXPECT_EQ(cfd::default_tolerance(8, 4).rtol, 1e-4);
+}
+
+// Issue #34: the tools' readers on input that is not a result.
+TEST(TextField, RefusesDevicesLongLinesAndImpossibleHeaders) {
+  auto message = [](const std::string& path) {
+    try {
+      cfd::read_text_field(path);
+    } catch (const std::runtime_error& e) {
+      return std::string(e.what());
+    }
+    return std::string("(read)");
+  };
+  // /dev/zero has no end: refused before a byte is read.
+  EXPECT_NE(message("/dev/zero").find("/dev/zero: not a regular file"), std::string::npos) << message("/dev/zero");
+  const std::string dir = fresh_dir("textbounds");
+  fs::create_directories(dir);
+  std::ofstream(dir + "/long.txt") << "2 1\n1.0\n" << std::string(5000, '1') << "\n";
+  EXPECT_NE(message(dir + "/long.txt").find("long.txt:3: a line longer than 4096 characters"), std::string::npos)
+      << message(dir + "/long.txt");
+  std::ofstream(dir + "/header.txt") << "100000 100000\n1.0\n";
+  EXPECT_NE(message(dir + "/header.txt").find("values, but the 18-byte file cannot hold them"), std::string::npos)
+      << message(dir + "/header.txt");
+  std::ofstream(dir + "/ok.txt") << "1 2\n1.0\n2.0";  // no newline at the end: still read
+  EXPECT_EQ(cfd::read_text_field(dir + "/ok.txt").values, (std::vector<double>{1.0, 2.0}));
+  fs::remove_all(dir);
+}
+
+// A crash in the reading child (HDF5 1.10 on a damaged file) becomes status
+// 2 and a line naming the file read last; the child's own status passes.
+TEST(Hdf5, GuardedReaderTurnsACrashIntoStatusTwo) {
+  EXPECT_EQ(cfd::h5_run_guarded("test", [] { return 3; }), 3);
+  testing::internal::CaptureStderr();
+  const int status = cfd::h5_run_guarded("test", [] {
+    cfd::h5_is_hdf5("no/such/damaged.h5");
+    std::raise(SIGSEGV);
+    return 0;
+  });
+  const std::string said = testing::internal::GetCapturedStderr();
+  EXPECT_EQ(status, 2);
+  EXPECT_NE(said.find("test: error: no/such/damaged.h5: damaged HDF5 file"), std::string::npos) << said;
 }

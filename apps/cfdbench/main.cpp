@@ -20,8 +20,12 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
+#include <new>
 #include <sstream>
+#include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace {
@@ -113,6 +117,14 @@ together, B/cell is per cell of a rank's block, and two more columns say:
             packing and posting the faces, then waiting for the neighbours'
             (partly hidden behind the solver's interior work); 0 where no
             face is shared with another rank
+
+Exit status: 0 when every case ran; 1 when one could not: memory that cannot
+be allocated ("out of memory", what and how much, and the machine's memory,
+as cfdrun reports it; on a CPU build a case that needs more than the memory
+available is refused before it starts, rather than being killed by the
+system), a failed implicit solve, or a CSV or JSON file that cannot be
+written; 2 for a bad command line, nothing run (a size below 5, or one whose
+points, n x n or cell updates over the steps do not fit a 64-bit count).
 
 Example, the whole matrix in one process:
   cfdbench --solver diffusion,sod,euler2d --sizes 1024,4096 --steps 50 --csv all.csv
@@ -403,6 +415,75 @@ bool contains(const std::vector<std::string>& list, const std::string& item) {
   return std::find(list.begin(), list.end(), item) != list.end();
 }
 
+// "MemTotal" or "MemAvailable" of /proc/meminfo in GiB (0 if unknown), as cfdrun reads it.
+double memory_gib(const char* key) {
+  std::FILE* f = std::fopen("/proc/meminfo", "r");
+  if (!f) return 0;
+  char line[256];
+  double kib = 0;
+  const size_t n = std::strlen(key);
+  while (std::fgets(line, sizeof line, f))
+    if (std::strncmp(line, key, n) == 0 && line[n] == ':') kib = std::atof(line + n + 1);
+  std::fclose(f);
+  return kib / (1024.0 * 1024.0);
+}
+
+constexpr double gib = 1024.0 * 1024.0 * 1024.0;
+
+// The fewest bytes a solver's case of n points per side holds at once on
+// one rank, per cell of sizeof(Real) bytes: the copy-bandwidth arrays (two
+// of a field, or of a state) and the solver's own state and its update (the
+// B/cell measured in performance.md: diffusion 2, euler2d 10 and more, sod
+// 6 per node). A lower bound: a case above it cannot run.
+double least_bytes(const std::string& solver, double cells, int real_bytes) {
+  const double arrays = solver == "sod" ? 6 : solver == "euler2d" ? 10 : 2;
+  return arrays * real_bytes * cells;
+}
+
+// cfdrun's report of a failed allocation (apps/cfdrun/main.cpp,
+// describe_failure), for the same case here: what, how much, and how much
+// memory there is; other errors as they are.
+std::string describe_failure(const std::exception& e) {
+  const std::string what = e.what();
+  const bool kokkos = what.find("Kokkos failed to allocate") != std::string::npos ||
+                      what.find("memory space failed to allocate") != std::string::npos;
+  if (!kokkos && !dynamic_cast<const std::bad_alloc*>(&e)) return what;
+  auto between = [&](const std::string& before, const std::string& after) {
+    const auto a = what.find(before);
+    if (a == std::string::npos) return std::string();
+    const auto b = what.find(after, a + before.size());
+    return b == std::string::npos ? std::string() : what.substr(a + before.size(), b - a - before.size());
+  };
+  std::string out = "out of memory: ";
+  if (kokkos) {
+    // Kokkos 3 to 4.5: 'label "bench::copy_src" ... named "Host" ... Allocation of size 32 G failed';
+    // Kokkos 4.6: 'Kokkos ERROR: Cuda memory space failed to allocate 32.0 GiB (label="bench::copy_src").'
+    std::string label = between("label \"", "\""), space = between("named \"", "\"");
+    std::string size = between("Allocation of size ", " failed");
+    if (size.empty()) {
+      label = between("(label=\"", "\")");
+      space = between("Kokkos ERROR: ", " memory space failed");
+      size = between("failed to allocate ", " (label=");
+      if (!size.empty() && size.back() == 'B') size.pop_back();
+    }
+    out += "cannot allocate " + (label.empty() ? std::string("an array") : "'" + label + "'") +
+           (size.empty() ? "" : " (" + size + "B)") + (space.empty() ? "" : " in " + space + " memory");
+  } else {
+    out += "a host allocation failed (std::bad_alloc)";
+  }
+  char mem[160];
+#ifdef KOKKOS_ENABLE_CUDA
+  if (what.find("named \"Cuda") != std::string::npos || what.find("ERROR: Cuda memory space") != std::string::npos) {
+    std::snprintf(mem, sizeof mem, "; the GPU has %.1f GiB of memory",
+                  static_cast<double>(Kokkos::Cuda().cuda_device_prop().totalGlobalMem) / gib);
+    return out + mem + ". Smaller --sizes, --precision fp32, or more ranks (mpirun, one GPU each) need less per GPU";
+  }
+#endif
+  std::snprintf(mem, sizeof mem, "; this machine has %.1f GiB of memory, %.1f GiB available", memory_gib("MemTotal"),
+                memory_gib("MemAvailable"));
+  return out + mem + ". Smaller --sizes, --precision fp32, or more ranks (mpirun) need less per process";
+}
+
 int main(int argc, char* argv[]) {
   cfd::MpiSession mpi(argc, argv);
   world = cfd::Comm::world();
@@ -500,15 +581,60 @@ int main(int argc, char* argv[]) {
     std::fprintf(stderr, "cfdbench: error: the serial variant runs on one rank only\n");
     return 2;
   }
-  for (const auto& size : sizes)
-    if (positive_integer("--sizes", size) < 5) {
+  if (sizes.empty()) {
+    std::fprintf(stderr, "cfdbench: error: --sizes lists no size\n");
+    return 2;
+  }
+  for (const auto& size : sizes) {
+    const long n = positive_integer("--sizes", size);
+    if (n < 5) {
       std::fprintf(stderr, "cfdbench: error: size %s is below 5\n", size.c_str());
       return 2;
     }
+    // The counts are 64-bit integers: the global points along a side, their
+    // square (times the five values of euler2d's state) and the cell updates
+    // of all steps must fit one, or they wrap around (negative extents,
+    // SIGFPE and SIGSEGV before). In double, exact enough for the test.
+    const double side = static_cast<double>(n) * (per_rank ? world.size() : 1);
+    for (const auto& [solver, solver_variants] : matrix) {
+      const double cells = solver == "sod" ? side : side * side;
+      if (5 * cells > 0x1p62 || cells * static_cast<double>(steps) > 0x1p62) {
+        std::fprintf(stderr,
+                     "cfdbench: error: size %s: %s of %.4g points%s for %ld steps are more than a 64-bit count "
+                     "holds\n",
+                     size.c_str(), solver.c_str(), cells, solver == "sod" ? "" : " (n x n)", steps);
+        return 2;
+      }
+    }
+  }
+  // An allocation the host cannot give stops with the message below; one it
+  // gives on paper (Linux overcommits) but cannot back is a kill by the
+  // out-of-memory killer instead, with nothing said. So a case that cannot
+  // fit in the memory available, by the least it needs, is refused first,
+  // with cfdrun's status for memory that cannot be allocated (1).
+  if (std::is_same_v<cfd::MemSpace, Kokkos::HostSpace>) {
+    const double available = memory_gib("MemAvailable");
+    for (const auto& size : sizes)
+      for (const auto& [solver, solver_variants] : matrix)
+        for (const auto& prec : precisions) {
+          const double side = static_cast<double>(positive_integer("--sizes", size)) * (per_rank ? world.size() : 1);
+          const double cells = (solver == "sod" ? side : side * side) / world.size();
+          const double need = least_bytes(solver, cells, prec == "fp32" ? 4 : 8) / gib;
+          if (available > 0 && need > available) {
+            std::fprintf(stderr,
+                         "cfdbench: error: out of memory: %s %s at n = %s needs at least %.1f GiB per process; this "
+                         "machine has %.1f GiB of memory, %.1f GiB available. Smaller --sizes%s, or more ranks "
+                         "(mpirun) need less per process\n",
+                         solver.c_str(), prec.c_str(), size.c_str(), need, memory_gib("MemTotal"), available,
+                         prec == "fp32" ? "" : ", --precision fp32");
+            return 1;
+          }
+        }
+  }
 
   std::vector<Row> rows;
   int kargc = static_cast<int>(kokkos_args.size());
-  {
+  try {
     cfd::KokkosSession kokkos(kargc, kokkos_args.data());
     std::printf("cfdbench: cfdrun %s (git %s), Kokkos %s, %s with %d thread(s)/concurrency, %d rank(s)%s\n",
                 cfd::version, cfd::git_revision, cfd::kokkos_version_string().c_str(), cfd::ExecSpace::name(),
@@ -547,6 +673,12 @@ int main(int argc, char* argv[]) {
         }
       }
     }
+  } catch (const std::exception& e) {
+    // A failed allocation (Kokkos throws) ended the matrix; cfdrun's words
+    // and status (1) for it. The rows measured before were printed already.
+    std::fflush(stdout);
+    std::fprintf(stderr, "cfdbench: error: %s\n", describe_failure(e).c_str());
+    return 1;
   }
 
   bool any_implicit = false;

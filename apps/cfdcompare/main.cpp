@@ -13,6 +13,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <stdexcept>
 #include <string>
@@ -47,7 +48,12 @@ Options:
 
 Default tolerances (problems.md): both FP64: atol 1e-12 rtol 1e-10; both FP32:
 atol 1e-6 rtol 1e-5; FP32 against FP64: atol 1e-6 rtol 1e-4. Text files count as FP64.
-Exit status: 0 when no point fails, 1 when some do, 2 for bad input.
+Exit status: 0 when no point fails, 1 when some do (NaN or Inf anywhere, in
+either file, fails; with --exact too, naming the field and point), 2 for bad
+input: a file that is missing, not a regular file (a device such as /dev/zero,
+a pipe), not a snapshot or text field, or damaged ("damaged HDF5 file" where
+reading it crashed the HDF5 library, or its headers were still being read
+after 10 s: it runs in a child process).
 )";
 
 struct Input {
@@ -56,8 +62,20 @@ struct Input {
   std::vector<double> values;
 };
 
+// Only regular files are read: a device or a pipe (/dev/zero) is no result,
+// and reading one may never end.
+void check_regular_file(const std::string& path) {
+  std::error_code ec;
+  const auto status = std::filesystem::status(path, ec);
+  if (!std::filesystem::exists(status)) throw std::runtime_error(path + ": no such file");
+  if (std::filesystem::is_directory(status)) throw std::runtime_error(path + ": this is a folder, give a file");
+  if (!std::filesystem::is_regular_file(status))
+    throw std::runtime_error(path + ": not a regular file (a device, pipe or socket?)");
+}
+
 Input load(const std::string& path, const std::string& field) {
   Input in;
+  check_regular_file(path);
   if (cfd::h5_is_hdf5(path)) {
     cfd::H5Array a = cfd::h5_read_array(path, "fields/" + field);
     in.bytes = a.stored_bytes;
@@ -71,8 +89,6 @@ Input load(const std::string& path, const std::string& field) {
     }
     in.values = std::move(a.values);
   } else {
-    std::ifstream probe(path);
-    if (!probe) throw std::runtime_error(path + ": cannot open");
     cfd::TextField t = cfd::read_text_field(path);
     in.nx = t.nx;
     in.ny = t.ny;
@@ -84,6 +100,7 @@ Input load(const std::string& path, const std::string& field) {
 // L1 errors of a sod snapshot against the exact Riemann solution.
 int compare_exact(const std::string& path, double max_l1, bool quiet, const std::string& csv) {
   try {
+    check_regular_file(path);
     if (!cfd::h5_is_hdf5(path)) throw std::runtime_error(path + ": not an HDF5 snapshot");
     const std::string solver = cfd::h5_read_string_attribute(path, "solver");
     if (solver != "sod") throw std::runtime_error(path + ": --exact needs a sod snapshot, this is " + solver);
@@ -99,6 +116,26 @@ int compare_exact(const std::string& path, double max_l1, bool quiet, const std:
     const auto rho = cfd::h5_read_array(path, "fields/rho").values;
     const auto u = cfd::h5_read_array(path, "fields/u").values;
     const auto pr = cfd::h5_read_array(path, "fields/p").values;
+    // A field of another length than the grid (none at all, in a damaged or
+    // foreign file) would be read past its end.
+    if (x.empty()) throw std::runtime_error(path + ": grid/x holds no points: nothing to compare");
+    for (const auto& [name, values] : {std::pair{"fields/rho", &rho}, {"fields/u", &u}, {"fields/p", &pr}})
+      if (values->size() != x.size())
+        throw std::runtime_error(path + ": " + name + " holds " + std::to_string(values->size()) + " values for the " +
+                                 std::to_string(x.size()) + " points of grid/x");
+    // NaN or Inf anywhere is a failure whatever the tolerance: the L1 sums
+    // would turn NaN, and NaN > max_l1 is false.
+    for (const auto& [name, values] :
+         {std::pair{"grid/x", &x}, {"fields/rho", &rho}, {"fields/u", &u}, {"fields/p", &pr}}) {
+      long bad = 0, first = -1;
+      for (size_t k = 0; k < values->size(); ++k)
+        if (!std::isfinite((*values)[k]) && bad++ == 0) first = static_cast<long>(k);
+      if (bad == 0) continue;
+      if (!quiet)
+        std::printf("FAIL: %s holds %ld NaN or Inf value(s), the first at point %ld (1-based) of %zu: %g\n", name, bad,
+                    first + 1, x.size(), (*values)[first]);
+      return 1;
+    }
     double l1[3] = {0, 0, 0};
     std::FILE* table = nullptr;
     if (!csv.empty()) {
@@ -146,6 +183,70 @@ double parse_tolerance(const std::string& option, const std::string& text) {
   return *v;
 }
 
+// Two fields point by point: the metrics, the verdict and the exit status.
+int compare_two(const std::vector<std::string>& files, const std::string& field, double atol, double rtol, bool quiet,
+                const std::string& csv, char* argv[]) {
+  Input ref, cand;
+  try {
+    ref = load(files[0], field);
+    cand = load(files[1], field);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "cfdcompare: error: %s\n", e.what());
+    return 2;
+  }
+  if (ref.nx != cand.nx || ref.ny != cand.ny) {
+    std::fprintf(stderr, "cfdcompare: error: grids differ: %s is %ld x %ld, %s is %ld x %ld\n", files[0].c_str(),
+                 ref.nx, ref.ny, files[1].c_str(), cand.nx, cand.ny);
+    return 2;
+  }
+  cfd::Tolerance tol = cfd::default_tolerance(ref.bytes, cand.bytes);
+  if (atol >= 0) tol.atol = atol;
+  if (rtol >= 0) tol.rtol = rtol;
+
+  cfd::Comparison c;
+  {
+    int kargc = 1;
+    cfd::KokkosSession kokkos(kargc, argv);
+    try {
+      c = cfd::compare_fields(ref.values, cand.values, tol);
+    } catch (const std::exception& e) {  // sizes, or memory Kokkos cannot allocate: not an abort
+      std::fprintf(stderr, "cfdcompare: error: %s and %s: %s\n", files[0].c_str(), files[1].c_str(), e.what());
+      return 2;
+    }
+  }
+
+  const long wi = c.worst_index >= 0 ? c.worst_index % ref.nx + 1 : 0;
+  const long wj = c.worst_index >= 0 ? c.worst_index / ref.nx + 1 : 0;
+  if (!quiet) {
+    std::printf("reference  %s (%ld x %ld, %s)\ncandidate  %s (%s)\n", files[0].c_str(), ref.nx, ref.ny,
+                ref.bytes == 4 ? "fp32" : "fp64", files[1].c_str(), cand.bytes == 4 ? "fp32" : "fp64");
+    std::printf("points            %ld\n", c.count);
+    std::printf("max abs error     %.6e\n", c.max_abs);
+    std::printf("rmse              %.6e\n", c.rmse);
+    std::printf("relative L2       %.6e\n", c.rel_l2);
+    std::printf("mass difference   %.6e   (sum candidate - sum reference)\n", c.mass_diff);
+    std::printf("failures          %ld   (atol %g, rtol %g)\n", c.failures, tol.atol, tol.rtol);
+    if (c.ref_not_finite + c.candidate_not_finite > 0)
+      std::printf("NaN or Inf        %ld in the reference, %ld in the candidate (each a failure)\n", c.ref_not_finite,
+                  c.candidate_not_finite);
+    std::printf("worst point       i=%ld j=%ld (1-based): reference %.17g, candidate %.17g\n", wi, wj, c.worst_ref,
+                c.worst_candidate);
+    std::printf("%s\n", c.failures == 0 ? "PASS" : "FAIL");
+  }
+  if (!csv.empty()) {
+    std::FILE* f = std::fopen(csv.c_str(), "w");
+    if (!f) {
+      std::fprintf(stderr, "cfdcompare: error: %s: cannot write\n", csv.c_str());
+      return 2;
+    }
+    std::fprintf(f, "reference,candidate,points,max_abs,rmse,rel_l2,mass_diff,failures,atol,rtol,worst_i,worst_j\n");
+    std::fprintf(f, "%s,%s,%ld,%.9e,%.9e,%.9e,%.9e,%ld,%g,%g,%ld,%ld\n", files[0].c_str(), files[1].c_str(), c.count,
+                 c.max_abs, c.rmse, c.rel_l2, c.mass_diff, c.failures, tol.atol, tol.rtol, wi, wj);
+    std::fclose(f);
+  }
+  return c.failures == 0 ? 0 : 1;
+}
+
 }  // namespace
 
 int main(int argc, char* argv[]) {
@@ -187,69 +288,11 @@ int main(int argc, char* argv[]) {
   } catch (const std::exception& e) {
     return usage_error(e.what());
   }
-  if (exact) {
-    if (files.size() != 1) return usage_error("--exact takes one snapshot");
-    return compare_exact(files[0], max_l1, quiet, csv);
-  }
-  if (files.size() != 2) return usage_error("expected two files, a reference and a candidate");
-
-  Input ref, cand;
-  try {
-    ref = load(files[0], field);
-    cand = load(files[1], field);
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "cfdcompare: error: %s\n", e.what());
-    return 2;
-  }
-  if (ref.nx != cand.nx || ref.ny != cand.ny) {
-    std::fprintf(stderr, "cfdcompare: error: grids differ: %s is %ld x %ld, %s is %ld x %ld\n", files[0].c_str(),
-                 ref.nx, ref.ny, files[1].c_str(), cand.nx, cand.ny);
-    return 2;
-  }
-  cfd::Tolerance tol = cfd::default_tolerance(ref.bytes, cand.bytes);
-  if (atol >= 0) tol.atol = atol;
-  if (rtol >= 0) tol.rtol = rtol;
-
-  cfd::Comparison c;
-  {
-    int kargc = 1;
-    cfd::KokkosSession kokkos(kargc, argv);
-    try {
-      c = cfd::compare_fields(ref.values, cand.values, tol);
-    } catch (const std::invalid_argument& e) {
-      std::fprintf(stderr, "cfdcompare: error: %s and %s: %s\n", files[0].c_str(), files[1].c_str(), e.what());
-      return 2;
-    }
-  }
-
-  const long wi = c.worst_index >= 0 ? c.worst_index % ref.nx + 1 : 0;
-  const long wj = c.worst_index >= 0 ? c.worst_index / ref.nx + 1 : 0;
-  if (!quiet) {
-    std::printf("reference  %s (%ld x %ld, %s)\ncandidate  %s (%s)\n", files[0].c_str(), ref.nx, ref.ny,
-                ref.bytes == 4 ? "fp32" : "fp64", files[1].c_str(), cand.bytes == 4 ? "fp32" : "fp64");
-    std::printf("points            %ld\n", c.count);
-    std::printf("max abs error     %.6e\n", c.max_abs);
-    std::printf("rmse              %.6e\n", c.rmse);
-    std::printf("relative L2       %.6e\n", c.rel_l2);
-    std::printf("mass difference   %.6e   (sum candidate - sum reference)\n", c.mass_diff);
-    std::printf("failures          %ld   (atol %g, rtol %g)\n", c.failures, tol.atol, tol.rtol);
-    if (c.ref_not_finite + c.candidate_not_finite > 0)
-      std::printf("NaN or Inf        %ld in the reference, %ld in the candidate (each a failure)\n", c.ref_not_finite,
-                  c.candidate_not_finite);
-    std::printf("worst point       i=%ld j=%ld (1-based): reference %.17g, candidate %.17g\n", wi, wj, c.worst_ref,
-                c.worst_candidate);
-    std::printf("%s\n", c.failures == 0 ? "PASS" : "FAIL");
-  }
-  if (!csv.empty()) {
-    std::FILE* f = std::fopen(csv.c_str(), "w");
-    if (!f) {
-      std::fprintf(stderr, "cfdcompare: error: %s: cannot write\n", csv.c_str());
-      return 2;
-    }
-    std::fprintf(f, "reference,candidate,points,max_abs,rmse,rel_l2,mass_diff,failures,atol,rtol,worst_i,worst_j\n");
-    std::fprintf(f, "%s,%s,%ld,%.9e,%.9e,%.9e,%.9e,%ld,%g,%g,%ld,%ld\n", files[0].c_str(), files[1].c_str(), c.count,
-                 c.max_abs, c.rmse, c.rel_l2, c.mass_diff, c.failures, tol.atol, tol.rtol, wi, wj);
-    std::fclose(f);
-  }
-  return c.failures == 0 ? 0 : 1;
+  if (exact && files.size() != 1) return usage_error("--exact takes one snapshot");
+  if (!exact && files.size() != 2) return usage_error("expected two files, a reference and a candidate");
+  // The files are read in a child process: HDF5 can crash on a damaged file.
+  return cfd::h5_run_guarded("cfdcompare", [&] {
+    return exact ? compare_exact(files[0], max_l1, quiet, csv)
+                 : compare_two(files, field, atol, rtol, quiet, csv, argv);
+  });
 }

@@ -37,7 +37,9 @@ Options:
   --json     the same facts as one JSON object, for scripts
   --help     this text
 
-Exit status: 0, or 2 when PATH is not a cfdrun file or folder.
+Exit status: 0, or 2 when PATH is not a cfdrun file or folder, or the file
+is damaged ("damaged HDF5 file" where reading it crashed the HDF5 library, or
+its headers were still being read after 10 s: it runs in a child process).
 )";
 
 struct FieldStats {
@@ -134,8 +136,14 @@ void print_file(const FileInfo& f) {
   auto num = [&](const char* k) { return f.number.count(k) ? f.number.at(k) : NAN; };
   std::printf("%s: %s of solver %s, step %.0f, t = %s\n", f.path.c_str(), f.kind.c_str(), text("solver").c_str(),
               num("step"), cfd::format_real(num("time")).c_str());
-  std::string grid = std::to_string(static_cast<long>(num("global_nx")));
-  if (f.number.count("global_ny")) grid += " x " + std::to_string(static_cast<long>(num("global_ny")));
+  // A count that is missing or no whole number (a damaged file) is shown as
+  // it is: converting NaN or 1e300 to long is undefined.
+  auto count = [&](const char* k) {
+    const double v = num(k);
+    return std::fabs(v) < 0x1p62 && v == std::floor(v) ? std::to_string(static_cast<long>(v)) : cfd::format_real(v);
+  };
+  std::string grid = count("global_nx");
+  if (f.number.count("global_ny")) grid += " x " + count("global_ny");
   std::printf("  grid       %s %s, %s, layout %s\n", grid.c_str(), text("centering") == "cell" ? "cells" : "points",
               text("precision").c_str(), text("layout").c_str());
   std::printf("  written on %.0f rank(s), process grid %s, by %s\n", num("ranks"), text("process_grid").c_str(),
@@ -200,41 +208,10 @@ int usage_error(const std::string& message) {
   return 2;
 }
 
-}  // namespace
-
-int main(int argc, char* argv[]) {
-  std::string path;
-  bool config = false, json = false;
-  for (int k = 1; k < argc; ++k) {
-    const std::string a = argv[k];
-    if (a == "--help" || a == "-h") {
-      std::fputs(usage_text, stdout);
-      return 0;
-    } else if (a == "--config") {
-      config = true;
-    } else if (a == "--json") {
-      json = true;
-    } else if (!a.empty() && a[0] == '-') {
-      return usage_error("unknown option '" + a + "'");
-    } else if (path.empty()) {
-      path = a;
-    } else {
-      return usage_error("one PATH at a time ('" + path + "' and '" + a + "')");
-    }
-  }
-  if (path.empty()) return usage_error("no PATH given (a snapshot, checkpoint or output folder)");
+// What `file` holds, printed as asked (for a folder, after the folder's series).
+int describe(const std::string& path, bool is_folder, const Folder& folder, const std::string& file, bool config,
+             bool json) {
   try {
-    std::error_code ec;
-    if (!fs::exists(path, ec)) throw std::runtime_error(path + ": no such file or folder");
-    Folder folder;
-    std::string file = path;
-    const bool is_folder = fs::is_directory(path, ec);
-    if (is_folder) {
-      folder = scan(path);
-      if (folder.snapshots.empty() && folder.checkpoints.empty())
-        throw std::runtime_error(path + ": no cfdrun snapshot or checkpoint in this folder");
-      file = folder.snapshots.empty() ? folder.checkpoints.back().second : folder.snapshots.back().second;
-    }
     const FileInfo info = read_file(file);
     if (config) {
       if (!info.text.count("configuration")) throw std::runtime_error(file + ": no stored configuration");
@@ -278,4 +255,51 @@ int main(int argc, char* argv[]) {
     return 2;
   }
   return 0;
+}
+
+}  // namespace
+
+int main(int argc, char* argv[]) {
+  std::string path;
+  bool config = false, json = false;
+  for (int k = 1; k < argc; ++k) {
+    const std::string a = argv[k];
+    if (a == "--help" || a == "-h") {
+      std::fputs(usage_text, stdout);
+      return 0;
+    } else if (a == "--config") {
+      config = true;
+    } else if (a == "--json") {
+      json = true;
+    } else if (!a.empty() && a[0] == '-') {
+      return usage_error("unknown option '" + a + "'");
+    } else if (path.empty()) {
+      path = a;
+    } else {
+      return usage_error("one PATH at a time ('" + path + "' and '" + a + "')");
+    }
+  }
+  if (path.empty()) return usage_error("no PATH given (a snapshot, checkpoint or output folder)");
+  Folder folder;
+  std::string file = path;
+  bool is_folder = false;
+  try {
+    std::error_code ec;
+    if (!fs::exists(path, ec)) throw std::runtime_error(path + ": no such file or folder");
+    is_folder = fs::is_directory(path, ec);
+    if (is_folder) {
+      folder = scan(path);
+      if (folder.snapshots.empty() && folder.checkpoints.empty())
+        throw std::runtime_error(path + ": no cfdrun snapshot or checkpoint in this folder");
+      file = folder.snapshots.empty() ? folder.checkpoints.back().second : folder.snapshots.back().second;
+    }
+    // A device or a pipe is no snapshot, and reading one may not end (/dev/zero).
+    if (!fs::is_regular_file(file, ec))
+      throw std::runtime_error(file + ": not a regular file (a device, pipe or socket?), not a cfdrun file");
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "cfdinfo: error: %s\n", e.what());
+    return 2;
+  }
+  // The file is read in a child process: HDF5 can crash on a damaged file.
+  return cfd::h5_run_guarded("cfdinfo", [&] { return describe(path, is_folder, folder, file, config, json); });
 }
