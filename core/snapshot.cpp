@@ -346,27 +346,49 @@ void SnapshotSeries::resume(const std::vector<Record>& records, const std::vecto
   if (dec_.comm.is_root()) write_xdmf();
 }
 
+// The components of the `velocity` vector attribute of the XDMF index: vx,
+// vy, vz where the snapshot has vx ("" for a component it lacks, written as
+// zero), or u in a 1D run (sod's velocity); none otherwise (diffusion's u is
+// its solution, not a velocity).
+static std::vector<std::string> xdmf_velocity(const std::vector<std::string>& fields, int ndim) {
+  auto has = [&](const char* name) { return std::find(fields.begin(), fields.end(), name) != fields.end(); };
+  if (has("vx")) return {"vx", has("vy") ? "vy" : "", has("vz") ? "vz" : ""};
+  if (ndim == 1 && has("u")) return {"u", "", ""};
+  return {};
+}
+
 void SnapshotSeries::write_xdmf() const {
   // Every run is written as a 3D rectilinear mesh (3DRectMesh, VXVYVZ), one
-  // cell thick in the directions it lacks (cell-centred) or one point
-  // (node-centred), and every attribute with three dimensions: ParaView's
-  // legacy "XDMF Reader" draws 2DRectMesh data as a line at x = 0, cannot
-  // read 1D data, and reads only the first row of a 2D attribute on a 3D
-  // mesh, while this form loads in all three of its XDMF readers (XDMF
-  // Reader, Xdmf3 Reader S and T; tests/paraview_readers.py). XDMF takes
-  // dimensions slowest first (z y x).
+  // cell of unit thickness (-0.5 to 0.5) in the directions it lacks
+  // (cell-centred) or one point at 0 (node-centred), and every attribute with
+  // three dimensions: ParaView's legacy "XDMF Reader" draws 2DRectMesh data
+  // as a line at x = 0, cannot read 1D data, reads only the first row of a 2D
+  // attribute on a 3D mesh, and reads no cell data on a mesh one point thick
+  // (its hyperslab asks for 0 cells along that direction), while this form
+  // loads in all three of its XDMF readers (XDMF Reader, Xdmf3 Reader S and
+  // T; tests/paraview_readers.py). The unit thickness makes Integrate
+  // Variables' volume integral the area (2D) or length (1D) integral, the
+  // true total. XDMF takes dimensions slowest first (z y x).
+  //
+  // The vector `velocity` is a JOIN function of the velocity datasets
+  // (xdmf_velocity); the legacy reader evaluates it, the Xdmf3 readers skip
+  // it ("Skipping unrecognized array type [None]") and load the scalars.
   const bool cell = grid_.centering == Centering::cell;
   const long nx = grid_.n[0], ny = grid_.ndim > 1 ? grid_.n[1] : 1;
   const long px = cell ? nx + 1 : nx, py = cell ? ny + 1 : ny, pz = cell ? 2 : 1;
-  // The thickness of the missing directions: the first cell's width.
-  const double h = cell ? grid_.face(0, 1) - grid_.face(0, 0) : 0.0;
   std::ostringstream x;
   x << "<?xml version=\"1.0\" ?>\n<!DOCTYPE Xdmf SYSTEM \"Xdmf.dtd\" []>\n<Xdmf Version=\"3.0\">\n <Domain>\n"
     << "  <Grid Name=\"" << prefix_ << "\" GridType=\"Collection\" CollectionType=\"Temporal\">\n";
   const std::string suffix = cell ? "_faces" : "";
-  const std::string thin = cell ? "0 " + format_real(h) : "0";
+  const std::string thin = cell ? "-0.5 0.5" : "0";
   const std::string field_dims = "1 " + std::to_string(ny) + " " + std::to_string(nx);
+  const std::string center = cell ? "Cell" : "Node";
+  const std::vector<std::string> velocity = xdmf_velocity(field_names_, grid_.ndim);
   for (const auto& e : entries_) {
+    auto field = [&](const std::string& f) {
+      return "<DataItem Dimensions=\"" + field_dims + "\" NumberType=\"Float\" Precision=\"" +
+             std::to_string(bytes_) + "\" Format=\"HDF\">" + e.file + ":/fields/" + f + "</DataItem>";
+    };
     x << "   <Grid Name=\"step " << e.step << "\" GridType=\"Uniform\">\n"
       << "    <Time Value=\"" << format_real(e.time) << "\"/>\n"
       << "    <Topology TopologyType=\"3DRectMesh\" Dimensions=\"" << pz << " " << py << " " << px << "\"/>\n"
@@ -382,10 +404,21 @@ void SnapshotSeries::write_xdmf() const {
     x << "     <DataItem Dimensions=\"" << pz << "\" NumberType=\"Float\" Precision=\"8\" Format=\"XML\">" << thin
       << "</DataItem>\n"
       << "    </Geometry>\n";
-    for (const auto& f : field_names_) {
-      x << "    <Attribute Name=\"" << f << "\" AttributeType=\"Scalar\" Center=\"" << (cell ? "Cell" : "Node")
-        << "\">\n     <DataItem Dimensions=\"" << field_dims << "\" NumberType=\"Float\" Precision=\"" << bytes_
-        << "\" Format=\"HDF\">" << e.file << ":/fields/" << f << "</DataItem>\n    </Attribute>\n";
+    for (const auto& f : field_names_)
+      x << "    <Attribute Name=\"" << f << "\" AttributeType=\"Scalar\" Center=\"" << center << "\">\n     "
+        << field(f) << "\n    </Attribute>\n";
+    if (!velocity.empty()) {
+      // A missing component is the first one times zero.
+      std::string function;
+      int item = 0;
+      for (int c = 0; c < 3; ++c)
+        function += (c ? ", " : "") + (velocity[c].empty() ? std::string("0 * $0") : "$" + std::to_string(item++));
+      x << "    <Attribute Name=\"velocity\" AttributeType=\"Vector\" Center=\"" << center << "\">\n"
+        << "     <DataItem ItemType=\"Function\" Function=\"JOIN(" << function << ")\" Dimensions=\"" << field_dims
+        << " 3\" NumberType=\"Float\" Precision=\"" << bytes_ << "\">\n";
+      for (const auto& v : velocity)
+        if (!v.empty()) x << "      " << field(v) << "\n";
+      x << "     </DataItem>\n    </Attribute>\n";
     }
     x << "   </Grid>\n";
   }

@@ -1,11 +1,20 @@
 """Opens cfdrun output with ParaView's three XDMF readers (XDMF Reader,
 Xdmf3 Reader S, Xdmf3 Reader T), as a user would, and checks what they load
 against the HDF5 files: every time step loads; point and cell counts are the
-grid's; every array's range is the dataset's; Integrate Variables gives the
-integral computed from the HDF5 (cell data: sum of value x cell area;
-point data: the trapezoidal rule); optionally renders a PNG of the last step.
+grid's; every array's range is the dataset's; the representation a render
+view gives the data when it is shown (what the user sees after Apply:
+Surface for node-centred data, Outline for cell-centred data, which the index
+writes as a 3D grid, see write_xdmf in core/snapshot.cpp); Integrate
+Variables gives the integral computed from the HDF5 (cell data: sum of value x
+cell area or length, to 1e-12 relative, and its Volume is the domain's area
+or length; point data: the trapezoidal rule), and --total NAME=VALUE that
+integral at every step; the vector `velocity` has three components equal to
+vx, vy, vz (sod: u, 0, 0) in the reader that evaluates XDMF functions (XDMF
+Reader; the Xdmf3 readers skip it and keep the scalars); optionally renders
+a PNG of the last step.
 
 usage: pvbatch paraview_readers.py FOLDER/<solver>.xdmf [--png OUT.png] [--field NAME]
+                                   [--total NAME=VALUE]
 Exit status 0 when every reader passes every check.
 """
 import glob
@@ -20,6 +29,7 @@ from paraview import simple
 xdmf = os.path.abspath(sys.argv[1])
 png = sys.argv[sys.argv.index("--png") + 1] if "--png" in sys.argv else None
 png_field = sys.argv[sys.argv.index("--field") + 1] if "--field" in sys.argv else None
+total = sys.argv[sys.argv.index("--total") + 1].split("=") if "--total" in sys.argv else None
 folder = os.path.dirname(xdmf)
 prefix = os.path.basename(xdmf)[: -len(".xdmf")]
 files = sorted(glob.glob(os.path.join(folder, prefix + "_*.h5")))
@@ -46,14 +56,15 @@ def expected(h5file):
     points = int(np.prod([len(c) for c in coords])) * (2 ** (3 - len(axes)) if cell else 1)
     if not cell:
         cells = int(np.prod([max(k - 1, 1) for k in n]))
-    # The thickness of the missing directions (cell data): the first cell's width.
-    h = coords[0][1] - coords[0][0]
+    # Cell data: the directions a run lacks are of unit thickness, so the
+    # volume integral is the area (2D) or length (1D) integral.
     integrals = {}
+    measure = float(np.prod([c[-1] - c[0] for c in coords]))
     for name, v in fields.items():
         if cell:
             widths = [np.diff(c) for c in coords]
             w = widths[0] if len(widths) == 1 else np.outer(widths[1], widths[0])
-            integrals[name] = float(np.sum(v * w)) * h ** (3 - len(axes))
+            integrals[name] = float(np.sum(v * w))
         else:
             # 2D: trapezoid over x then y (u[j, i]); 1D: over x.
             if v.ndim == 1:
@@ -61,7 +72,27 @@ def expected(h5file):
             else:
                 integrals[name] = float(trapezoid(trapezoid(v, coords[0], axis=1), coords[1]))
     ranges = {k: (float(v.min()), float(v.max())) for k, v in fields.items()}
-    return dict(cell=cell, cells=cells, points=points, ranges=ranges, integrals=integrals, time=time)
+    # The velocity vector's components, x fastest as VTK orders cells and points.
+    names = ["vx", "vy", "vz"] if "vx" in fields else ["u"] if len(axes) == 1 and "u" in fields else []
+    velocity = None
+    if names:
+        comps = [fields[k].reshape(-1) if k in fields else None for k in names + [None] * (3 - len(names))]
+        velocity = np.stack([c if c is not None else np.zeros_like(comps[0]) for c in comps], axis=1)
+    return dict(cell=cell, cells=cells, points=points, ranges=ranges, integrals=integrals, time=time,
+                measure=measure, velocity=velocity)
+
+
+def array_of(reader, name, cell):
+    """The reader's array NAME as numpy, from its output in this process
+    (pvbatch's builtin session), or None."""
+    from vtk.util.numpy_support import vtk_to_numpy
+    data = reader.GetClientSideObject().GetOutputDataObject(0)
+    while data is not None and data.IsA("vtkCompositeDataSet"):
+        data = data.GetBlock(0)
+    if data is None:
+        return None
+    a = (data.GetCellData() if cell else data.GetPointData()).GetArray(name)
+    return None if a is None else vtk_to_numpy(a)
 
 
 readers = {
@@ -100,17 +131,49 @@ for label, make in readers.items():
             r = arrays[name].GetRange()
             if abs(r[0] - lo) > 1e-12 * max(1.0, abs(lo)) or abs(r[1] - hi) > 1e-12 * max(1.0, abs(hi)):
                 fail(f"{tag}: {name} range {r}, the HDF5 holds ({lo}, {hi})")
-        # Integrate Variables over the last step only (it is the slowest check).
-        if h5 == files[-1]:
+        # The vector velocity: its three components are the datasets'.
+        if want["velocity"] is not None and label == "XDMF Reader":
+            got = array_of(reader, "velocity", want["cell"])
+            if got is None:
+                fail(f"{tag}: no vector velocity")
+            elif got.shape != want["velocity"].shape or not np.array_equal(got, want["velocity"].astype(got.dtype)):
+                fail(f"{tag}: velocity {got.shape} differs from (vx, vy, vz) {want['velocity'].shape} of the HDF5")
+        # Integrate Variables over the last step (it is the slowest check), and
+        # every step when a total is to be checked.
+        if h5 == files[-1] or total:
             integrate = simple.IntegrateVariables(Input=reader)
             integrate.UpdatePipeline(t)
             out = integrate.CellData if want["cell"] else integrate.PointData
-            for name, value in want["integrals"].items():
+            checks = dict(want["integrals"]) if h5 == files[-1] else {}
+            if total:
+                checks[total[0]] = float(total[1])
+            for name, value in checks.items():
                 got = out[name].GetRange()[0] if name in out.keys() else float("nan")
-                if not abs(got - value) <= 1e-9 * max(1.0, abs(value)):
-                    fail(f"{tag}: Integrate Variables of {name} = {got}, from the HDF5 {value}")
+                tolerance = 1e-12 if want["cell"] else 1e-9
+                if not abs(got - value) <= tolerance * max(1.0, abs(value)):
+                    fail(f"{tag}: Integrate Variables of {name} = {got!r}, from the HDF5 {value!r}")
+            if want["cell"]:
+                # The size Integrate Variables divides by for an average: the domain's.
+                size = out["Volume"].GetRange()[0] if "Volume" in out.keys() else float("nan")
+                if not abs(size - want["measure"]) <= 1e-12 * max(1.0, want["measure"]):
+                    fail(f"{tag}: Integrate Variables' Volume {size!r}, the domain's size is {want['measure']!r}")
             simple.Delete(integrate)
-    print(f"{label}: {len(times)} time steps of {os.path.basename(xdmf)} load with the HDF5's counts, ranges and integrals")
+    # What the user sees after Apply: the representation a render view gives
+    # the data by default (vtkSMRepresentationTypeDomain: Outline for a 3D
+    # structured grid, Surface for a 2D or 1D one). Cell-centred runs are 3D
+    # grids one unit-thick cell deep, as only that form keeps their cell data
+    # in the legacy XDMF Reader (write_xdmf), so they open as an Outline.
+    view = simple.CreateRenderView()
+    shown = simple.Show(reader, view)
+    representation = shown.Representation
+    wanted = "Outline" if want["cell"] else "Surface"
+    if representation != wanted:
+        fail(f"{label}: {os.path.basename(xdmf)} opens as {representation}, expected {wanted}")
+    simple.Delete(shown)
+    simple.Delete(view)
+    print(f"{label}: {len(times)} time steps of {os.path.basename(xdmf)} load with the HDF5's counts, ranges and "
+          f"integrals{', and velocity' if want['velocity'] is not None and label == 'XDMF Reader' else ''}; "
+          f"shown as {representation}")
     if png and label == "Xdmf3 Reader S":
         view = simple.CreateRenderView()
         view.ViewSize = [640, 640]
