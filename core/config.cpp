@@ -57,6 +57,11 @@ std::pair<std::string, std::string> split_override(const std::string& text) {
 }
 
 namespace {
+// "constants.*": the spec of a section of user-named keys.
+bool is_wildcard(const std::string& path) { return path.size() >= 2 && path.compare(path.size() - 2, 2, ".*") == 0; }
+}  // namespace
+
+namespace {
 
 std::string join(const std::vector<std::string>& items, const std::string& sep) {
   std::string out;
@@ -337,6 +342,14 @@ Config Config::from_string(const std::string& text, const std::string& source_na
       const std::string key = key_name(kt->first, " in section '" + name + "'");
       const std::string path = name + "." + key;
       if (!seen.insert(key).second) fail(where.at(kt->first.Mark()), path, "duplicate key");
+      // A section of user-named keys ("constants.*"): each key given
+      // becomes a key of the wildcard's type.
+      if (!config.values_.count(path) && config.values_.count(name + ".*")) {
+        Value& v = config.values_[path];
+        v.spec = config.values_.at(name + ".*").spec;
+        v.spec.path = path;
+        config.order_.push_back(path);
+      }
       if (!config.values_.count(path))
         fail(where.at(kt->first, path), path,
              "unknown key" + suggestion(key, section_keys) + "; keys of '" + name +
@@ -347,13 +360,32 @@ Config Config::from_string(const std::string& text, const std::string& source_na
 
   for (const auto& path : config.order_) {
     Value& v = config.values_.at(path);
-    if (v.given) continue;
+    if (v.given || is_wildcard(path)) continue;
     if (v.spec.default_value.empty() && v.spec.type != KeyType::string)
       fail(source_name, path, "missing required key (" + v.spec.help + ")");
     check_value(path, YAML::Node(v.spec.default_value));
     v.given = false;
   }
   return config;
+}
+
+bool Config::belongs(const KeySpec& spec) const {
+  if (spec.belongs_to.empty()) return true;
+  const auto eq = spec.belongs_to.find('=');
+  auto it = values_.find(spec.belongs_to.substr(0, eq));
+  return it != values_.end() && it->second.text == spec.belongs_to.substr(eq + 1);
+}
+
+std::vector<std::string> Config::keys_in(const std::string& section) const {
+  std::vector<std::string> out;
+  for (const auto& path : order_)
+    if (path.rfind(section + ".", 0) == 0 && !is_wildcard(path)) out.push_back(path.substr(section.size() + 1));
+  return out;
+}
+
+const std::string& Config::location(const std::string& path) const {
+  auto it = values_.find(path);
+  return it != values_.end() && it->second.given ? it->second.location : source_;
 }
 
 const Config::Value& Config::find(const std::string& path, KeyType expected) const {
@@ -394,10 +426,17 @@ std::string Config::resolved_yaml() const {
   out << YAML::BeginMap;
   for (const auto& section : sections) {
     if (!section.empty()) out << YAML::Key << section << YAML::Value << YAML::BeginMap;
+    // A wildcard section with no keys given, or the section of another choice.
+    bool shown = false;
+    for (const auto& path : order_)
+      if (path.rfind(section + ".", 0) == 0 && !is_wildcard(path))
+        shown = shown || values_.at(path).given || belongs(values_.at(path).spec);
+    if (!section.empty() && !shown) continue;
     for (const auto& path : order_) {
       const auto dot = path.find('.');
-      if ((dot == std::string::npos ? "" : path.substr(0, dot)) != section) continue;
+      if ((dot == std::string::npos ? "" : path.substr(0, dot)) != section || is_wildcard(path)) continue;
       const Value& v = values_.at(path);
+      if (!v.given && !belongs(v.spec)) continue;
       out << YAML::Key << (section.empty() ? path : path.substr(dot + 1)) << YAML::Value;
       if (v.spec.type == KeyType::string) out << YAML::DoubleQuoted;
       out << v.text;
