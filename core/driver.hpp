@@ -384,10 +384,15 @@ SolveTimings run_time_loop(Physics& physics, const TimeLoop& loop, SnapshotSerie
     // request: stop, or checkpoint by the wall clock.
     double local = physics.stable_dt();
     if (!(local > 0) || !std::isfinite(local)) local = -1;
-    double agreed[2] = {local, -static_cast<double>(requests())};
-    comm.min(agreed, 2);
+    // The requests are OR-ed over ranks bit by bit, in the same reduction:
+    // the minimum of -1 (bit set) and 0 is -1 on any rank that set it.
+    const int mine = requests();
+    double agreed[4] = {local, (mine & checkpoint_request) ? -1.0 : 0.0, (mine & stop_for_wall_time) ? -1.0 : 0.0,
+                        (mine & stop_for_signal) ? -1.0 : 0.0};
+    comm.min(agreed, 4);
     const double stable = agreed[0];
-    const int request = static_cast<int>(-agreed[1]);
+    const int request = (agreed[1] < 0 ? checkpoint_request : 0) | (agreed[2] < 0 ? stop_for_wall_time : 0) |
+                        (agreed[3] < 0 ? stop_for_signal : 0);
     if (request & (stop_for_signal | stop_for_wall_time)) stop_now(request);
     if (request & checkpoint_request) {
       Stopwatch io;

@@ -171,6 +171,19 @@ TEST(Euler2dConfig, BadConfigurationsAreRejected) {
   };
   EXPECT_NE(error("solver: euler2d\nboundary: {x_lo: outflow}\n").find("periodic boundaries come in pairs"),
             std::string::npos);
+  // The message points at the side the user wrote, with its place.
+  EXPECT_NE(error("solver: euler2d\nboundary: {x_hi: outflow}\n")
+                .find("e.yaml:2:18: error: 'boundary.x_hi': periodic boundaries come in pairs"),
+            std::string::npos)
+      << error("solver: euler2d\nboundary: {x_hi: outflow}\n");
+  // A key given where it has no effect is refused, with its place.
+  EXPECT_NE(error("solver: euler2d\neuler2d: {reconstruction: dc, limiter: mc}\n")
+                .find("e.yaml:2:40: error: 'euler2d.limiter': has no effect with euler2d.reconstruction: dc"),
+            std::string::npos)
+      << error("solver: euler2d\neuler2d: {reconstruction: dc, limiter: mc}\n");
+  EXPECT_NE(error("solver: euler2d\ntime: {steps: 10, end_time: 3}\n")
+                .find("'time.end_time': has no effect with time.steps: 10 (it applies with time.steps: 0)"),
+            std::string::npos);
   EXPECT_NE(error("solver: euler2d\neuler2d: {original_faces: true, riemann: hllc}\n").find("riemann: hlle"),
             std::string::npos);
   EXPECT_NE(error("solver: euler2d\ntime: {end_time: 0}\n").find("'time.end_time': must be positive"),

@@ -86,6 +86,11 @@ std::vector<KeySpec> keys() {
        0},
   };
   for (auto& o : problem_keys()) k.push_back(o);
+  // Keys that act only with a choice of another: given otherwise, refused.
+  for (auto& spec : k) {
+    if (spec.path == "euler2d.limiter") spec.belongs_to = "euler2d.reconstruction=plm";
+    if (spec.path == "time.end_time") spec.belongs_to = "time.steps=0";
+  }
   for (auto& o : output_keys()) k.push_back(o);
   for (auto& o : run_keys()) k.push_back(o);
   for (auto& o : parallel_keys(2)) k.push_back(o);
@@ -93,8 +98,6 @@ std::vector<KeySpec> keys() {
 }
 
 namespace {
-
-const char* const problem_names[] = {"kh_mcnally", "kh_seed", "sod_x", "sod_y", "vortex", "blast", "expression"};
 
 std::vector<KeySpec> domain_keys(const std::string& problem, double lo, double hi) {
   const std::string l = format_real(lo), h = format_real(hi);
@@ -202,17 +205,8 @@ Params params(const Config& c) {
               : prob == "blast"      ? Problem::blast
               : prob == "expression" ? Problem::expression
                                      : Problem::kh_mcnally;
-  // The chosen problem's section; another problem's keys, given, would
-  // have no effect, and are refused.
-  for (const char* other : problem_names) {
-    if (prob == other) continue;
-    for (const auto& spec : problem_keys())
-      if (spec.path.rfind(std::string(other) + ".", 0) == 0 && c.given(spec.path))
-        c.reject(spec.path, "has no effect with euler2d.problem: " + prob + " (it is a key of problem " + other + ")");
-  }
-  if (prob != "expression")
-    for (const auto& name : c.keys_in("constants"))
-      c.reject("constants." + name, "constants are for the formulas of euler2d.problem: expression");
+  // Another problem's keys, and constants without formulas, are refused
+  // by the Config (KeySpec::belongs_to), with their place.
   auto get = [&](const char* key) { return c.get_real(prob + "." + key); };
   p.lo = {get("x_min"), get("y_min")};
   p.hi = {get("x_max"), get("y_max")};
@@ -277,9 +271,13 @@ Params params(const Config& c) {
   if (p.original_faces && p.riemann != gas::RiemannSolver::hlle)
     c.reject("euler2d.original_faces", "the tutorial's faces go with riemann: hlle");
   for (int s = 0; s < 4; s += 2)
-    if ((p.boundary[s] == BoundaryKind::periodic) != (p.boundary[s + 1] == BoundaryKind::periodic))
-      c.reject(side_keys[s], "periodic boundaries come in pairs: set both " + std::string(side_keys[s]) + " and " +
-                                 side_keys[s + 1] + " to periodic, or neither");
+    if ((p.boundary[s] == BoundaryKind::periodic) != (p.boundary[s + 1] == BoundaryKind::periodic)) {
+      // The side the user wrote (the other keeps its default), so that the
+      // message points at a line of the case.
+      const char* named = c.given(side_keys[s]) || !c.given(side_keys[s + 1]) ? side_keys[s] : side_keys[s + 1];
+      c.reject(named, "periodic boundaries come in pairs: set both " + std::string(side_keys[s]) + " and " +
+                          side_keys[s + 1] + " to periodic, or neither");
+    }
   return p;
 }
 
