@@ -174,7 +174,9 @@ Config Config::from_file(const std::string& path, const std::vector<std::string>
     text.append(chunk, static_cast<size_t>(in.gcount()));
     // UTF-16 and UTF-32 (with a byte order mark) hold NUL bytes too: say
     // what the file is rather than "binary".
-    const auto starts = [&](const char* mark, size_t n) { return text.size() >= n && text.compare(0, n, mark, n) == 0; };
+    const auto starts = [&](const char* mark, size_t n) {
+      return text.size() >= n && text.compare(0, n, mark, n) == 0;
+    };
     if (starts("\xFF\xFE\0\0", 4) || starts("\0\0\xFE\xFF", 4))
       throw ConfigError(path + ": error: the case file is UTF-32 (it starts with a byte order mark); save it as UTF-8");
     if (starts("\xFF\xFE", 2) || starts("\xFE\xFF", 2))
@@ -198,8 +200,8 @@ Config Config::from_file(const std::string& path, const std::vector<std::string>
       if (ok && n == 2) ok = c >= 0xC2;  // no overlong forms
       if (!ok)
         throw ConfigError(path + ":" + std::to_string(line) + ":" + std::to_string(column) +
-                          ": error: not UTF-8 text (byte 0x" + "0123456789ABCDEF"[c >> 4] +
-                          "0123456789ABCDEF"[c & 15] + "); save the case file as UTF-8");
+                          ": error: not UTF-8 text (byte 0x" + "0123456789ABCDEF"[c >> 4] + "0123456789ABCDEF"[c & 15] +
+                          "); save the case file as UTF-8");
       if (c == '\n') line += 1, column = 0;
       k += static_cast<size_t>(n);
       column += 1;
@@ -415,9 +417,12 @@ Config Config::from_string(const std::string& text, const std::string& source_na
     if (!v.given || config.belongs(v.spec)) continue;
     const auto eq = v.spec.belongs_to.find('=');
     const std::string key = v.spec.belongs_to.substr(0, eq), values = v.spec.belongs_to.substr(eq + 1);
-    fail(v.location, path,
-         "has no effect with " + key + ": " + config.values_.at(key).text + " (it applies with " + key + ": " +
-             values + "); remove it, or set " + key);
+    const std::string why = "has no effect with " + key + ": " + config.values_.at(key).text + " (it applies with " +
+                            key + ": " + values + ")";
+    if (v.spec.only_warn)
+      config.warnings_.push_back(v.location + ": warning: '" + path + "': " + why + "; it is ignored");
+    else
+      fail(v.location, path, why + "; remove it, or set " + key);
   }
   return config;
 }
@@ -522,7 +527,16 @@ std::string keys_markdown(const std::vector<KeySpec>& keys) {
       type += ", <= " + bound(k.max);
     const std::string def =
         k.default_value.empty() ? (k.type == KeyType::string ? "\"\"" : "required") : "`" + k.default_value + "`";
-    out += "| `" + k.path + "` | " + type + " | " + def + " | " + k.help + " |\n";
+    std::string help = k.help;
+    if (!k.belongs_to.empty()) {
+      const auto eq = k.belongs_to.find('=');
+      std::string values = k.belongs_to.substr(eq + 1);
+      for (auto& c : values)
+        if (c == '|') c = '/';
+      help += " (only with `" + k.belongs_to.substr(0, eq) + ": " + values + "`" +
+              (k.only_warn ? "; ignored otherwise" : "") + ")";
+    }
+    out += "| `" + k.path + "` | " + type + " | " + def + " | " + help + " |\n";
   }
   return out;
 }

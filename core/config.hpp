@@ -27,6 +27,11 @@ struct KeySpec {
   // with euler2d.problem=blast); the resolved configuration lists it only
   // then, or when it is given.
   std::string belongs_to = {};
+  // Given where it has no effect: a warning (Config::warnings) rather than
+  // an error. For numerics a --set of the other key may make moot (a case
+  // file's limiter, then --set euler2d.reconstruction=dc), not for keys that
+  // are plainly another choice's (another problem's constants).
+  bool only_warn = false;
 };
 
 // A bad case file or override. The message already names where and which key.
@@ -61,6 +66,9 @@ class Config {
   // Where the value of `path` came from: "file:line:column", the --set, or
   // the case file for a default.
   const std::string& location(const std::string& path) const;
+  // What the case gives that has no effect ("file:line:col: warning: ..."),
+  // for cfdrun to print.
+  const std::vector<std::string>& warnings() const { return warnings_; }
 
   const std::string& solver() const { return get_string("solver"); }
   const std::string& source() const { return source_; }
@@ -87,6 +95,7 @@ class Config {
   std::string source_;
   std::vector<std::string> order_;
   std::map<std::string, Value> values_;
+  std::vector<std::string> warnings_;
 };
 
 // Shortest decimal text that reads back as the same double.

@@ -67,8 +67,8 @@ std::vector<std::string> read_manifest(const std::string& path) {
 OutputFolder::OutputFolder(std::string dir, bool overwrite, bool continuing) : dir_(std::move(dir)) {
   std::error_code ec;
   if (files::is_link(dir_) && !fs::exists(dir_, ec))
-    throw std::runtime_error(dir_ + ": the output path is a symbolic link to " +
-                             fs::read_symlink(dir_, ec).string() + ", which does not exist");
+    throw std::runtime_error(dir_ + ": the output path is a symbolic link to " + fs::read_symlink(dir_, ec).string() +
+                             ", which does not exist");
   if (fs::exists(dir_, ec) && !fs::is_directory(dir_, ec))
     throw std::runtime_error(dir_ + ": the output path exists and is not a folder");
   fs::create_directories(dir_, ec);

@@ -254,9 +254,19 @@ int main(int argc, char* argv[]) {
         std::printf("%s", cfd::keys_markdown(keys).c_str());
       } else {
         std::printf("solver %s:\n", s.name);
-        for (const auto& key : keys)
+        for (const auto& key : keys) {
+          // The allowed values and the choice a key goes with, as in the
+          // user guide's tables.
+          std::string help = key.help;
+          if (key.type == cfd::KeyType::choice) {
+            std::string values;
+            for (const auto& c : key.choices) values += (values.empty() ? "" : "|") + c;
+            help += " [" + values + "]";
+          }
+          if (!key.belongs_to.empty()) help += " (only with " + key.belongs_to + ")";
           std::printf("  %-26s %-8s default %-10s %s\n", key.path.c_str(), cfd::type_name(key.type),
-                      key.default_value.empty() ? "-" : key.default_value.c_str(), key.help.c_str());
+                      key.default_value.empty() ? "-" : key.default_value.c_str(), help.c_str());
+        }
       }
       listed = true;
     }
@@ -336,6 +346,8 @@ int main(int argc, char* argv[]) {
     std::fprintf(stderr, "%s\n", failure.c_str());
     return cfd::exit_usage;
   }
+  if (root)
+    for (const auto& w : config.warnings()) std::fprintf(stderr, "%s\n", w.c_str());
   if (validate) {
     std::printf("# %s: valid; resolved configuration (defaults filled in)\n%s",
                 (case_file.empty() ? restart_file : case_file).c_str(), config.resolved_yaml().c_str());

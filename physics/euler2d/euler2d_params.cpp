@@ -88,8 +88,8 @@ std::vector<KeySpec> keys() {
   for (auto& o : problem_keys()) k.push_back(o);
   // Keys that act only with a choice of another: given otherwise, refused.
   for (auto& spec : k) {
-    if (spec.path == "euler2d.limiter") spec.belongs_to = "euler2d.reconstruction=plm";
-    if (spec.path == "time.end_time") spec.belongs_to = "time.steps=0";
+    if (spec.path == "euler2d.limiter") spec.belongs_to = "euler2d.reconstruction=plm", spec.only_warn = true;
+    if (spec.path == "time.end_time") spec.belongs_to = "time.steps=0", spec.only_warn = true;
   }
   for (auto& o : output_keys()) k.push_back(o);
   for (auto& o : run_keys()) k.push_back(o);
