@@ -1,6 +1,7 @@
 #include "core/checkpoint.hpp"
 
 #include "core/hdf5_file.hpp"
+#include "core/safe_files.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -84,6 +85,51 @@ template std::string write_checkpoint(const SnapshotSeries&, const std::string&,
 template std::string write_checkpoint(const SnapshotSeries&, const std::string&, long, double,
                                       const std::vector<HostField<double>>&, const Attributes&, const LoopRecord&);
 
+void validate_checkpoint_header(const CheckpointHeader& h) {
+  auto refuse = [&](const std::string& why) {
+    throw ConfigError(h.path + ": error: cannot restart from this file: it is inconsistent: " + why);
+  };
+  if (h.step < 0) refuse("step " + std::to_string(h.step) + " is negative");
+  if (!std::isfinite(h.time) || h.time < 0) refuse("time " + format_real(h.time) + " is not a finite time >= 0");
+  for (long n : h.global_n)
+    if (n < 1 || n > (1L << 40)) refuse("a grid size of " + std::to_string(n));
+  for (const auto& [key, value] : h.clock)
+    if (!std::isfinite(value)) refuse("clock." + key + " is " + format_real(value));
+  if (h.loop.outputs_done < 0 || h.loop.checkpoints_done < 0)
+    refuse("negative counts of outputs or checkpoints passed");
+  if (!std::isfinite(h.loop.reference_dt) || h.loop.reference_dt < 0)
+    refuse("reference_dt " + format_real(h.loop.reference_dt));
+  if (h.loop.history_bytes < -1) refuse("history_bytes " + std::to_string(h.loop.history_bytes));
+  if (!h.loop.history_file.empty() && !files::is_output_name(h.loop.history_file))
+    refuse("history_file '" + h.loop.history_file + "' is not a name cfdrun writes");
+  if (h.loop.series_bytes != 4 && h.loop.series_bytes != 8)
+    refuse("series_bytes " + std::to_string(h.loop.series_bytes));
+  long last_step = -1;
+  double last_time = -1;
+  for (const auto& r : h.loop.series) {
+    if (r.step <= last_step || r.step > h.step)
+      refuse("the series' step " + std::to_string(r.step) + " is out of order or after the checkpoint's");
+    if (!std::isfinite(r.time) || r.time < last_time || r.time > h.time)
+      refuse("the series' time " + format_real(r.time) + " is out of order or after the checkpoint's");
+    last_step = r.step;
+    last_time = r.time;
+  }
+  auto plain = [](const std::string& name) {
+    if (name.empty() || name.size() > 64) return false;
+    for (char c : name)
+      if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_') return false;
+    return true;
+  };
+  for (const auto& f : h.state)
+    if (!plain(f)) refuse("state field '" + f + "' is not a plain name");
+  for (const auto& f : h.loop.series_fields)
+    if (!plain(f)) refuse("series field '" + f + "' is not a plain name");
+  // Names read from the file are removed later (output.checkpoint_keep):
+  // only checkpoint_<8 digits>.h5, never a path.
+  for (const auto& k : h.loop.kept)
+    if (!files::is_checkpoint_name(k)) refuse("kept checkpoint '" + k + "' is not a checkpoint's name");
+}
+
 CheckpointHeader read_checkpoint_header(const std::string& path) {
   auto refuse = [&](const std::string& why) -> ConfigError {
     return ConfigError(path + ": error: cannot restart from this file: " + why);
@@ -91,6 +137,12 @@ CheckpointHeader read_checkpoint_header(const std::string& path) {
   std::error_code ec;
   if (!fs::exists(path, ec)) throw refuse("no such file");
   if (fs::is_directory(path, ec)) throw refuse("it is a folder; name a checkpoint_<step>.h5 file in it");
+  if (!fs::is_regular_file(path, ec)) throw refuse("not a regular file");
+  // The checksum first: a damaged file is refused before HDF5 reads it
+  // (HDF5 1.10 itself can crash on damaged metadata).
+  std::string damage;
+  const Checksum checksum = h5_verify_checksum(path, &damage);
+  if (checksum == Checksum::bad) throw refuse("it is damaged: " + damage);
   if (!h5_is_hdf5(path)) throw refuse("not an HDF5 file");
   CheckpointHeader h;
   h.path = path;
@@ -102,9 +154,10 @@ CheckpointHeader read_checkpoint_header(const std::string& path) {
       throw refuse("not a cfdrun checkpoint" + hint);
     }
     const double format = h5_read_real_attribute(path, "checkpoint_format");
-    if (format != checkpoint_format)
-      throw refuse("checkpoint format " + format_real(format) + ", this cfdrun reads format " +
+    if (format != checkpoint_format && format != 1)
+      throw refuse("checkpoint format " + format_real(format) + ", this cfdrun reads formats 1 and " +
                    std::to_string(checkpoint_format));
+    h.format = static_cast<long>(format);
     auto text = [&](const char* name) { return h5_read_string_attribute(path, name); };
     auto integer = [&](const char* name) {
       const double v = h5_read_real_attribute(path, name);
@@ -135,6 +188,15 @@ CheckpointHeader read_checkpoint_header(const std::string& path) {
     const H5Array times = h5_read_array(path, "series/time");
     if (times.values.size() != steps.size()) throw refuse("series/step and series/time differ in length");
     for (size_t k = 0; k < steps.size(); ++k) h.loop.series.push_back({steps[k], times.values[k]});
+    // Every state dataset there, with the grid's shape (a read of no
+    // entries gives the shape alone).
+    const std::vector<hsize_t> none(h.global_n.size(), 0);
+    for (const auto& name : h.state) {
+      const H5Array a = h5_read_block(path, "state/" + name, none, none);
+      for (size_t d = 0; d < h.global_n.size(); ++d)
+        if (a.dims[h.global_n.size() - 1 - d] != static_cast<hsize_t>(h.global_n[d]))
+          throw refuse("dataset state/" + name + " does not have the grid's shape");
+    }
     // The solver's counters: every attribute clock.<name>, whatever the solver keeps.
     for (const auto& key : h5_attribute_names(path))
       if (key.rfind("clock.", 0) == 0) h.clock.push_back({key.substr(6), h5_read_real_attribute(path, key)});
@@ -144,6 +206,15 @@ CheckpointHeader read_checkpoint_header(const std::string& path) {
     throw refuse(std::string("it is damaged or incomplete: ") + e.what());
   }
   if (h.state.empty() || h.global_n.empty()) throw refuse("it names no state fields or no grid");
+  if (checksum == Checksum::absent && h.format >= 2)
+    throw refuse("it has no checksum, which its format requires (rewritten by another program?)");
+  if (checksum == Checksum::good && h.format < 2) throw refuse("format 1 with a checksum block");
+  if (checksum == Checksum::absent)
+    std::fprintf(stderr,
+                 "cfdrun: warning: %s is a format-1 checkpoint (an older cfdrun) without a checksum: damage "
+                 "in it cannot be detected\n",
+                 path.c_str());
+  validate_checkpoint_header(h);
   return h;
 }
 
@@ -165,7 +236,12 @@ std::vector<HostField<Real>> read_checkpoint_state(const CheckpointHeader& heade
   }
   std::vector<HostField<Real>> out;
   for (const auto& name : header.state) {
-    const H5Array a = h5_read_block(header.path, "state/" + name, offset, count);
+    H5Array a;
+    try {
+      a = h5_read_block(header.path, "state/" + name, offset, count);
+    } catch (const std::runtime_error& e) {  // the same on every rank: the same file
+      throw ConfigError(header.path + ": error: cannot restart from this file: " + e.what());
+    }
     for (int d = 0; d < b.ndim; ++d)
       if (a.dims[b.ndim - 1 - d] != static_cast<hsize_t>(b.global_n[d]))
         throw ConfigError(header.path + ": error: cannot restart from this file: dataset state/" + name +
@@ -198,7 +274,9 @@ void clear_after_checkpoint(const SnapshotSeries& series, const CheckpointHeader
                                       [&](const SnapshotSeries::Record& r) { return r.step == step; });
       remove = step > from.step || (step == from.step && !listed);
     }
-    if (remove) fs::remove(entry.path(), ec);
+    // Only files of this run (the manifest lists them); a link or a user's
+    // file with such a name stays.
+    if (remove && (series.listed(name) || std::regex_match(name, unfinished))) fs::remove(entry.path(), ec);
   }
 }
 

@@ -30,6 +30,7 @@ struct LoopRecord {
 // What a checkpoint file holds besides the state.
 struct CheckpointHeader {
   std::string path;
+  long format = 0;  // checkpoint_format of the file
   std::string solver, precision, layout, case_name, configuration, cfdrun_version, git_revision;
   long step = 0;
   double time = 0;
@@ -39,8 +40,10 @@ struct CheckpointHeader {
   LoopRecord loop;
 };
 
-// Checkpoint format version; a file of another version is refused.
-constexpr long checkpoint_format = 1;
+// Checkpoint format version: 2 has a checksum (H5Writer's user block) that
+// must match; 1, without one, is still read (with a warning); others are
+// refused.
+constexpr long checkpoint_format = 2;
 
 std::string checkpoint_name(long step);
 
@@ -56,6 +59,11 @@ std::string write_checkpoint(const SnapshotSeries& series, const std::string& ca
 // argument, exit status 2) naming the file and what is wrong when it is not
 // a checkpoint this cfdrun can continue.
 CheckpointHeader read_checkpoint_header(const std::string& path);
+
+// Refuses (ConfigError) a header whose counters and series cannot be those
+// of a run: a negative step, a time that is not finite, a series out of
+// order or after the checkpoint, names that are not cfdrun's.
+void validate_checkpoint_header(const CheckpointHeader& header);
 
 // This rank's block of each state field; refuses a file whose arrays do not
 // match the run's grid or precision.

@@ -57,6 +57,11 @@ std::pair<std::string, std::string> split_override(const std::string& text) {
 }
 
 namespace {
+// "constants.*": the spec of a section of user-named keys.
+bool is_wildcard(const std::string& path) { return path.size() >= 2 && path.compare(path.size() - 2, 2, ".*") == 0; }
+}  // namespace
+
+namespace {
 
 std::string join(const std::vector<std::string>& items, const std::string& sep) {
   std::string out;
@@ -167,6 +172,15 @@ Config Config::from_file(const std::string& path, const std::vector<std::string>
   char chunk[65536];
   while (in.read(chunk, sizeof chunk) || in.gcount() > 0) {
     text.append(chunk, static_cast<size_t>(in.gcount()));
+    // UTF-16 and UTF-32 (with a byte order mark) hold NUL bytes too: say
+    // what the file is rather than "binary".
+    const auto starts = [&](const char* mark, size_t n) {
+      return text.size() >= n && text.compare(0, n, mark, n) == 0;
+    };
+    if (starts("\xFF\xFE\0\0", 4) || starts("\0\0\xFE\xFF", 4))
+      throw ConfigError(path + ": error: the case file is UTF-32 (it starts with a byte order mark); save it as UTF-8");
+    if (starts("\xFF\xFE", 2) || starts("\xFE\xFF", 2))
+      throw ConfigError(path + ": error: the case file is UTF-16 (it starts with a byte order mark); save it as UTF-8");
     if (text.find('\0') != std::string::npos)
       throw ConfigError(path + ": error: not a case file: it holds binary data (a NUL byte)");
     if (text.size() > max_case_bytes)
@@ -174,11 +188,46 @@ Config Config::from_file(const std::string& path, const std::vector<std::string>
                         " KiB (case files are a few hundred bytes of YAML)");
   }
   if (in.bad()) throw ConfigError(path + ": error: cannot read the case file");
+  // Valid UTF-8 only: yaml-cpp would store a stray byte as U+FFFD, and the
+  // configuration kept in the output would then differ from the file.
+  {
+    long line = 1, column = 1;
+    for (size_t k = 0; k < text.size();) {
+      const auto c = static_cast<unsigned char>(text[k]);
+      const int n = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 0;
+      bool ok = n > 0 && k + n <= text.size();
+      for (int m = 1; ok && m < n; ++m) ok = (static_cast<unsigned char>(text[k + m]) >> 6) == 0x2;
+      if (ok && n == 2) ok = c >= 0xC2;  // no overlong forms
+      if (!ok)
+        throw ConfigError(path + ":" + std::to_string(line) + ":" + std::to_string(column) +
+                          ": error: not UTF-8 text (byte 0x" + "0123456789ABCDEF"[c >> 4] + "0123456789ABCDEF"[c & 15] +
+                          "); save the case file as UTF-8");
+      if (c == '\n') line += 1, column = 0;
+      k += static_cast<size_t>(n);
+      column += 1;
+    }
+  }
+  // Line ends of classic Mac OS (a lone CR): YAML counts them as line
+  // breaks, yaml-cpp 0.7 does not (the whole file would be one comment
+  // line); as LF, lines and columns in messages are the editor's.
+  for (size_t k = 0; k < text.size(); ++k)
+    if (text[k] == '\r' && (k + 1 == text.size() || text[k + 1] != '\n')) text[k] = '\n';
   return from_string(text, path, overrides, schema);
 }
 
 Config Config::from_string(const std::string& text, const std::string& source_name,
                            const std::vector<std::string>& overrides, SchemaLookup schema) {
+  // A line that starts with '%' is a YAML directive, which yaml-cpp drops
+  // without a word when it does not know it; case files have none.
+  {
+    std::istringstream lines(text);
+    std::string line;
+    for (long number = 1; std::getline(lines, line); ++number)
+      if (!line.empty() && line[0] == '%')
+        throw ConfigError(source_name + ":" + std::to_string(number) +
+                          ":1: error: a line that starts with '%' is a YAML directive; case files have none (quote "
+                          "a value that starts with '%')");
+  }
   YAML::Node root;
   try {
     // A second document is refused rather than ignored. (Not with
@@ -337,6 +386,14 @@ Config Config::from_string(const std::string& text, const std::string& source_na
       const std::string key = key_name(kt->first, " in section '" + name + "'");
       const std::string path = name + "." + key;
       if (!seen.insert(key).second) fail(where.at(kt->first.Mark()), path, "duplicate key");
+      // A section of user-named keys ("constants.*"): each key given
+      // becomes a key of the wildcard's type.
+      if (!config.values_.count(path) && config.values_.count(name + ".*")) {
+        Value& v = config.values_[path];
+        v.spec = config.values_.at(name + ".*").spec;
+        v.spec.path = path;
+        config.order_.push_back(path);
+      }
       if (!config.values_.count(path))
         fail(where.at(kt->first, path), path,
              "unknown key" + suggestion(key, section_keys) + "; keys of '" + name +
@@ -347,13 +404,52 @@ Config Config::from_string(const std::string& text, const std::string& source_na
 
   for (const auto& path : config.order_) {
     Value& v = config.values_.at(path);
-    if (v.given) continue;
+    if (v.given || is_wildcard(path)) continue;
     if (v.spec.default_value.empty() && v.spec.type != KeyType::string)
       fail(source_name, path, "missing required key (" + v.spec.help + ")");
     check_value(path, YAML::Node(v.spec.default_value));
     v.given = false;
   }
+  // A key given where it has no effect (a limiter without reconstruction,
+  // another problem's constant) is refused rather than silently ignored.
+  for (const auto& path : config.order_) {
+    const Value& v = config.values_.at(path);
+    if (!v.given || config.belongs(v.spec)) continue;
+    const auto eq = v.spec.belongs_to.find('=');
+    const std::string key = v.spec.belongs_to.substr(0, eq), values = v.spec.belongs_to.substr(eq + 1);
+    const std::string why = "has no effect with " + key + ": " + config.values_.at(key).text + " (it applies with " +
+                            key + ": " + values + ")";
+    if (v.spec.only_warn)
+      config.warnings_.push_back(v.location + ": warning: '" + path + "': " + why + "; it is ignored");
+    else
+      fail(v.location, path, why + "; remove it, or set " + key);
+  }
   return config;
+}
+
+bool Config::belongs(const KeySpec& spec) const {
+  if (spec.belongs_to.empty()) return true;
+  const auto eq = spec.belongs_to.find('=');
+  auto it = values_.find(spec.belongs_to.substr(0, eq));
+  if (it == values_.end()) return false;
+  // "key=a|b": any of the values.
+  std::stringstream values(spec.belongs_to.substr(eq + 1));
+  std::string value;
+  while (std::getline(values, value, '|'))
+    if (it->second.text == value) return true;
+  return false;
+}
+
+std::vector<std::string> Config::keys_in(const std::string& section) const {
+  std::vector<std::string> out;
+  for (const auto& path : order_)
+    if (path.rfind(section + ".", 0) == 0 && !is_wildcard(path)) out.push_back(path.substr(section.size() + 1));
+  return out;
+}
+
+const std::string& Config::location(const std::string& path) const {
+  auto it = values_.find(path);
+  return it != values_.end() && it->second.given ? it->second.location : source_;
 }
 
 const Config::Value& Config::find(const std::string& path, KeyType expected) const {
@@ -394,10 +490,17 @@ std::string Config::resolved_yaml() const {
   out << YAML::BeginMap;
   for (const auto& section : sections) {
     if (!section.empty()) out << YAML::Key << section << YAML::Value << YAML::BeginMap;
+    // A wildcard section with no keys given, or the section of another choice.
+    bool shown = false;
+    for (const auto& path : order_)
+      if (path.rfind(section + ".", 0) == 0 && !is_wildcard(path))
+        shown = shown || values_.at(path).given || belongs(values_.at(path).spec);
+    if (!section.empty() && !shown) continue;
     for (const auto& path : order_) {
       const auto dot = path.find('.');
-      if ((dot == std::string::npos ? "" : path.substr(0, dot)) != section) continue;
+      if ((dot == std::string::npos ? "" : path.substr(0, dot)) != section || is_wildcard(path)) continue;
       const Value& v = values_.at(path);
+      if (!v.given && !belongs(v.spec)) continue;
       out << YAML::Key << (section.empty() ? path : path.substr(dot + 1)) << YAML::Value;
       if (v.spec.type == KeyType::string) out << YAML::DoubleQuoted;
       out << v.text;
@@ -424,7 +527,16 @@ std::string keys_markdown(const std::vector<KeySpec>& keys) {
       type += ", <= " + bound(k.max);
     const std::string def =
         k.default_value.empty() ? (k.type == KeyType::string ? "\"\"" : "required") : "`" + k.default_value + "`";
-    out += "| `" + k.path + "` | " + type + " | " + def + " | " + k.help + " |\n";
+    std::string help = k.help;
+    if (!k.belongs_to.empty()) {
+      const auto eq = k.belongs_to.find('=');
+      std::string values = k.belongs_to.substr(eq + 1);
+      for (auto& c : values)
+        if (c == '|') c = '/';
+      help += " (only with `" + k.belongs_to.substr(0, eq) + ": " + values + "`" +
+              (k.only_warn ? "; ignored otherwise" : "") + ")";
+    }
+    out += "| `" + k.path + "` | " + type + " | " + def + " | " + help + " |\n";
   }
   return out;
 }

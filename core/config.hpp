@@ -16,13 +16,22 @@ namespace cfd {
 enum class KeyType { integer, real, boolean, string, choice };
 
 struct KeySpec {
-  std::string path;  // "section.key"
+  std::string path;  // "section.key"; "section.*" declares a section of user-named keys of one type
   KeyType type;
   std::string default_value;  // as written in YAML; empty means required
   std::string help;
   std::vector<std::string> choices = {};                  // for KeyType::choice
   double min = -std::numeric_limits<double>::infinity();  // inclusive bounds
   double max = std::numeric_limits<double>::infinity();
+  // "key=value": the key belongs to that choice (a problem's constants go
+  // with euler2d.problem=blast); the resolved configuration lists it only
+  // then, or when it is given.
+  std::string belongs_to = {};
+  // Given where it has no effect: a warning (Config::warnings) rather than
+  // an error. For numerics a --set of the other key may make moot (a case
+  // file's limiter, then --set euler2d.reconstruction=dc), not for keys that
+  // are plainly another choice's (another problem's constants).
+  bool only_warn = false;
 };
 
 // A bad case file or override. The message already names where and which key.
@@ -51,6 +60,15 @@ class Config {
   bool get_bool(const std::string& path) const;
   const std::string& get_string(const std::string& path) const;  // string and choice keys
   bool given(const std::string& path) const;                     // set in the file or by --set
+  // The keys given in `section`, in the order given ("constants": the
+  // names of a wildcard section, declared as the KeySpec "constants.*").
+  std::vector<std::string> keys_in(const std::string& section) const;
+  // Where the value of `path` came from: "file:line:column", the --set, or
+  // the case file for a default.
+  const std::string& location(const std::string& path) const;
+  // What the case gives that has no effect ("file:line:col: warning: ..."),
+  // for cfdrun to print.
+  const std::vector<std::string>& warnings() const { return warnings_; }
 
   const std::string& solver() const { return get_string("solver"); }
   const std::string& source() const { return source_; }
@@ -72,10 +90,12 @@ class Config {
     std::string location;  // "file:line:column" or "command line (--set key)" of a given value
   };
   const Value& find(const std::string& path, KeyType expected) const;
+  bool belongs(const KeySpec& spec) const;  // KeySpec::belongs_to holds (or is empty)
 
   std::string source_;
   std::vector<std::string> order_;
   std::map<std::string, Value> values_;
+  std::vector<std::string> warnings_;
 };
 
 // Shortest decimal text that reads back as the same double.

@@ -32,6 +32,7 @@
 #include "core/checkpoint.hpp"
 #include "core/decomposition.hpp"
 #include "core/job_control.hpp"
+#include "core/safe_files.hpp"
 #include "core/snapshot.hpp"
 #include "core/timing.hpp"
 
@@ -179,17 +180,19 @@ SolveTimings run_time_loop(Physics& physics, const TimeLoop& loop, SnapshotSerie
                         std::filesystem::exists(history.path, ec) &&
                         std::filesystem::file_size(history.path, ec) >= static_cast<uintmax_t>(from->history_bytes);
     resumed_history = resume;
+    // Never through a link, and never a user's file that carries the name.
+    series.claim(history.path);
     if (resume) {
-      std::filesystem::resize_file(history.path, static_cast<uintmax_t>(from->history_bytes), ec);
-      if (ec)
-        throw std::runtime_error(history.path + ": cannot cut the history back to the checkpoint: " + ec.message());
-      hst.reset(std::fopen(history.path.c_str(), "r+"));
-      if (hst) std::fseek(hst.get(), 0, SEEK_END);
+      hst.reset(files::fopen_no_follow(history.path, "r+"));
+      if (ftruncate(fileno(hst.get()), static_cast<off_t>(from->history_bytes)) != 0)
+        throw std::runtime_error(history.path +
+                                 ": cannot cut the history back to the checkpoint: " + std::strerror(errno));
+      std::fseek(hst.get(), 0, SEEK_END);
     } else {
       if (from && from->history_bytes >= 0)
         std::fprintf(stderr, "cfdrun: warning: %s is missing or shorter than at the checkpoint; it restarts here\n",
                      history.path.c_str());
-      hst.reset(std::fopen(history.path.c_str(), "w"));
+      hst.reset(files::fopen_no_follow(history.path, "w"));
     }
     if (!hst) throw std::runtime_error(history.path + ": cannot open the history file: " + std::strerror(errno));
   }
@@ -268,7 +271,9 @@ SolveTimings run_time_loop(Physics& physics, const TimeLoop& loop, SnapshotSerie
     record.kept.erase(std::remove(record.kept.begin(), record.kept.end(), name), record.kept.end());
     record.kept.push_back(name);
     while (loop.checkpoint_keep > 0 && static_cast<long>(record.kept.size()) > loop.checkpoint_keep) {
-      if (root) std::remove((series.dir() + "/" + record.kept.front()).c_str());
+      // Only a checkpoint the manifest lists goes, and it leaves the
+      // manifest too (a user's file later given its name is not removed).
+      if (root) series.remove(record.kept.front());
       record.kept.erase(record.kept.begin());
     }
     const std::string path = write_checkpoint(series, loop.case_name, m.step, m.time, m.state, m.clock, record);
@@ -379,10 +384,15 @@ SolveTimings run_time_loop(Physics& physics, const TimeLoop& loop, SnapshotSerie
     // request: stop, or checkpoint by the wall clock.
     double local = physics.stable_dt();
     if (!(local > 0) || !std::isfinite(local)) local = -1;
-    double agreed[2] = {local, -static_cast<double>(requests())};
-    comm.min(agreed, 2);
+    // The requests are OR-ed over ranks bit by bit, in the same reduction:
+    // the minimum of -1 (bit set) and 0 is -1 on any rank that set it.
+    const int mine = requests();
+    double agreed[4] = {local, (mine & checkpoint_request) ? -1.0 : 0.0, (mine & stop_for_wall_time) ? -1.0 : 0.0,
+                        (mine & stop_for_signal) ? -1.0 : 0.0};
+    comm.min(agreed, 4);
     const double stable = agreed[0];
-    const int request = static_cast<int>(-agreed[1]);
+    const int request = (agreed[1] < 0 ? checkpoint_request : 0) | (agreed[2] < 0 ? stop_for_wall_time : 0) |
+                        (agreed[3] < 0 ? stop_for_signal : 0);
     if (request & (stop_for_signal | stop_for_wall_time)) stop_now(request);
     if (request & checkpoint_request) {
       Stopwatch io;

@@ -1,5 +1,7 @@
 #include "core/hdf5_file.hpp"
 
+#include "core/safe_files.hpp"
+
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/mman.h>
@@ -68,24 +70,54 @@ void write_attribute(hid_t file, const std::string& path, const std::string& nam
 
 }  // namespace
 
-H5Writer::H5Writer(std::string path) : path_(std::move(path)), tmp_path_(path_ + ".tmp") {
+namespace {
+// The file-creation properties: a user block for the checksum.
+hid_t creation_properties(bool checksum) {
+  const hid_t fcpl = H5Pcreate(H5P_FILE_CREATE);
+  if (checksum) H5Pset_userblock(fcpl, static_cast<hsize_t>(h5_checksum_block));
+  return fcpl;
+}
+}  // namespace
+
+H5Writer::H5Writer(std::string path, bool checksum)
+    : path_(std::move(path)), tmp_path_(path_ + ".tmp"), checksum_(checksum) {
   silence_hdf5();
+  // Whatever is at the temporary name (a killed run's leftover, a planted
+  // link) goes, and the file is created afresh: H5F_ACC_EXCL is O_EXCL,
+  // which never follows a link, so nothing outside the folder is written.
+  files::clear_temporary(tmp_path_);
+  Handle fcpl{creation_properties(checksum_), H5Pclose};
   errno = 0;
-  file_ = H5Fcreate(tmp_path_.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+  file_ = H5Fcreate(tmp_path_.c_str(), H5F_ACC_EXCL, fcpl.id, H5P_DEFAULT);
   if (file_ < 0) throw std::runtime_error(tmp_path_ + ": cannot create HDF5 file" + system_cause());
 }
 
 #ifdef CFDRUN_HAVE_PARALLEL_HDF5
-H5Writer::H5Writer(std::string path, MPI_Comm comm) : path_(std::move(path)), tmp_path_(path_ + ".tmp"), comm_(comm) {
+H5Writer::H5Writer(std::string path, MPI_Comm comm, bool checksum)
+    : path_(std::move(path)), tmp_path_(path_ + ".tmp"), checksum_(checksum), comm_(comm) {
   silence_hdf5();
   MPI_Comm_rank(comm_, &rank_);
+  // Rank 0 clears the temporary name before any rank opens it (a link
+  // there would be followed by MPI-IO's own open).
+  std::string cleared;
+  if (rank_ == 0) {
+    try {
+      files::clear_temporary(tmp_path_);
+    } catch (const std::exception& e) {
+      cleared = e.what();
+    }
+  }
+  int failed = cleared.empty() ? 0 : 1;
+  MPI_Allreduce(MPI_IN_PLACE, &failed, 1, MPI_INT, MPI_MAX, comm_);
+  if (failed) throw std::runtime_error(cleared.empty() ? tmp_path_ + ": cannot be created (rank 0)" : cleared);
+  Handle fcpl{creation_properties(checksum_), H5Pclose};
   Handle fapl{H5Pcreate(H5P_FILE_ACCESS), H5Pclose};
   check(H5Pset_fapl_mpio(fapl.id, comm_, MPI_INFO_NULL), tmp_path_ + ": cannot set up MPI-IO");
   // Metadata (the attributes, the dataset headers) is written together by
   // all ranks, which keeps every rank's view of the file the same.
   check(H5Pset_all_coll_metadata_ops(fapl.id, true), tmp_path_ + ": cannot set collective metadata");
   check(H5Pset_coll_metadata_write(fapl.id, true), tmp_path_ + ": cannot set collective metadata");
-  file_ = check_id(H5Fcreate(tmp_path_.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl.id),
+  file_ = check_id(H5Fcreate(tmp_path_.c_str(), H5F_ACC_TRUNC, fcpl.id, fapl.id),
                    tmp_path_ + ": cannot create HDF5 file (parallel)");
 }
 #endif
@@ -212,6 +244,22 @@ void H5Writer::commit(bool durable) {
     std::remove(tmp_path_.c_str());
     throw std::runtime_error(tmp_path_ + ": cannot finish writing the file" + cause);
   }
+  if (checksum_) {
+    try {
+      long length = 0;
+      const std::uint64_t digest = files::file_digest(tmp_path_, h5_checksum_block, &length);
+      char block[h5_checksum_block] = {0};
+      std::snprintf(block, sizeof block, "cfdrun checksum 1\nlength %ld\ndigest %016llx\n", length,
+                    static_cast<unsigned long long>(digest));
+      const int fd = files::open_no_follow(tmp_path_, O_WRONLY);
+      const bool stamped = pwrite(fd, block, sizeof block, 0) == static_cast<ssize_t>(sizeof block);
+      const bool closed_ok = close(fd) == 0;
+      if (!stamped || !closed_ok) throw std::runtime_error(tmp_path_ + ": cannot write the checksum" + system_cause());
+    } catch (...) {
+      std::remove(tmp_path_.c_str());
+      throw;
+    }
+  }
   if (durable) {
     const int fd = open(tmp_path_.c_str(), O_RDONLY);
     const bool synced = fd >= 0 && fsync(fd) == 0;
@@ -226,6 +274,38 @@ void H5Writer::commit(bool durable) {
     throw std::runtime_error(path_ + ": cannot rename the finished file into place" + system_cause());
   }
   committed_ = true;
+}
+
+Checksum h5_verify_checksum(const std::string& path, std::string* why) {
+  auto bad = [&](const std::string& what) {
+    if (why) *why = what;
+    return Checksum::bad;
+  };
+  const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return bad(std::string("cannot read it: ") + std::strerror(errno));
+  char block[h5_checksum_block + 1] = {0};
+  const ssize_t n = pread(fd, block, h5_checksum_block, 0);
+  close(fd);
+  static const char signature[8] = {'\211', 'H', 'D', 'F', '\r', '\n', '\032', '\n'};
+  // The HDF5 signature at the start: no user block, no checksum.
+  if (n >= 8 && std::memcmp(block, signature, 8) == 0) return Checksum::absent;
+  long length = -1;
+  unsigned long long digest = 0;
+  if (n != h5_checksum_block ||
+      std::sscanf(block, "cfdrun checksum 1\nlength %ld\ndigest %16llx\n", &length, &digest) != 2)
+    return bad("its checksum block is damaged");
+  long actual = 0;
+  std::uint64_t computed = 0;
+  try {
+    computed = files::file_digest(path, h5_checksum_block, &actual);
+  } catch (const std::exception& e) {
+    return bad(e.what());
+  }
+  if (actual != length)
+    return bad("it holds " + std::to_string(actual + h5_checksum_block) + " bytes, written with " +
+               std::to_string(length + h5_checksum_block) + " (cut short, or added to)");
+  if (computed != digest) return bad("its bytes differ from those written (the checksum does not match)");
+  return Checksum::good;
 }
 
 namespace {

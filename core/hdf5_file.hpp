@@ -30,11 +30,16 @@ constexpr bool parallel_hdf5() {
 // written by all ranks together, each its own hyperslab of the datasets
 // (block()); end_collective() closes it on all ranks and reopens it on rank
 // 0 alone, which writes the rest (coordinates, attributes) and commits.
+//
+// With `checksum`, the file starts with a 512-byte user block (which HDF5
+// and h5py skip) that commit() fills with the length and a digest of the
+// rest of the file: h5_verify_checksum() then finds any damage, in the
+// data or in HDF5's own metadata, before HDF5 reads a byte of it.
 class H5Writer {
  public:
-  explicit H5Writer(std::string path);
+  explicit H5Writer(std::string path, bool checksum = false);
 #ifdef CFDRUN_HAVE_PARALLEL_HDF5
-  H5Writer(std::string path, MPI_Comm comm);
+  H5Writer(std::string path, MPI_Comm comm, bool checksum = false);
 #endif
   ~H5Writer();
   H5Writer(const H5Writer&) = delete;
@@ -70,11 +75,19 @@ class H5Writer {
   job::TemporaryFile in_progress_{tmp_path_};  // removed by a second SIGINT
   hid_t file_ = -1;
   bool committed_ = false;
+  bool checksum_ = false;
   int rank_ = 0;  // in the communicator of a parallel file; 0 otherwise
 #ifdef CFDRUN_HAVE_PARALLEL_HDF5
   MPI_Comm comm_ = MPI_COMM_NULL;
 #endif
 };
+
+// The user block of a file written with a checksum, and what
+// h5_verify_checksum() finds: no user block (a file of an older cfdrun, or
+// of another program), the digest matches, or it does not (`why` says how).
+constexpr long h5_checksum_block = 512;
+enum class Checksum { absent, good, bad };
+Checksum h5_verify_checksum(const std::string& path, std::string* why = nullptr);
 
 struct H5Array {
   std::vector<hsize_t> dims;  // slowest first

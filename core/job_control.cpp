@@ -1,5 +1,8 @@
 #include "core/job_control.hpp"
 
+#include "core/safe_files.hpp"
+
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -7,6 +10,7 @@
 #include <cmath>
 #include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 
 namespace cfd::job {
@@ -68,9 +72,18 @@ TemporaryFile::~TemporaryFile() { writing_set = 0; }
 void write_file_atomically(const std::string& path, const std::string& contents) {
   const std::string tmp = path + ".tmp";
   TemporaryFile in_progress(tmp);
+  // A leftover or a planted link goes first, and the new file is created
+  // afresh (O_EXCL never follows a link), so nothing outside is written.
+  files::clear_temporary(tmp);
+  const int fd = files::open_no_follow(tmp, O_WRONLY | O_CREAT | O_EXCL);
   errno = 0;
-  std::FILE* f = std::fopen(tmp.c_str(), "wb");
-  if (!f) throw std::runtime_error(tmp + ": cannot create: " + std::strerror(errno));
+  std::FILE* f = fdopen(fd, "wb");
+  if (!f) {
+    const int why = errno;
+    close(fd);
+    std::remove(tmp.c_str());
+    throw std::runtime_error(tmp + ": cannot create: " + std::strerror(why));
+  }
   const bool written = std::fwrite(contents.data(), 1, contents.size(), f) == contents.size() && std::fflush(f) == 0;
   const int cause = errno;
   const bool closed = std::fclose(f) == 0;
@@ -87,6 +100,17 @@ void write_file_atomically(const std::string& path, const std::string& contents)
 }
 
 double process_seconds() {
+  // CFDRUN_TEST_CLOCK=<s>: a clock for tests that advances by s seconds at
+  // every reading, so that what falls due by the wall clock (checkpoints,
+  // the wall-time limit) depends on the run's steps, not the machine's speed.
+  static const double tick = [] {
+    const char* v = std::getenv("CFDRUN_TEST_CLOCK");
+    return v ? std::strtod(v, nullptr) : 0.0;
+  }();
+  if (tick > 0) {
+    static long readings = 0;
+    return tick * static_cast<double>(++readings);
+  }
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - process_start).count();
 }
 

@@ -50,7 +50,8 @@ class TemporaryFile {
 void write_file_atomically(const std::string& path, const std::string& contents);
 
 // Seconds since the process started (since the first call of this, which
-// cfdrun makes first thing in main).
+// cfdrun makes first thing in main). Tests set CFDRUN_TEST_CLOCK=<s> for a
+// clock that advances s seconds at each reading instead.
 double process_seconds();
 
 // "HH:MM:SS", "MM:SS" or plain seconds ("5400", "90.5") -> seconds; throws

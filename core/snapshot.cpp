@@ -3,6 +3,7 @@
 #include "core/config.hpp"
 #include "core/hdf5_file.hpp"
 #include "core/kokkos_compat.hpp"
+#include "core/safe_files.hpp"
 #include "core/version.hpp"
 
 #include <fcntl.h>
@@ -30,22 +31,44 @@ namespace {
 // there by hand): what makes a folder one that "holds results".
 bool looks_like_results(const fs::path& p) {
   const std::string ext = p.extension().string();
-  return ext == ".h5" || ext == ".xdmf" || ext == ".hst";
+  return ext == ".h5" || ext == ".xdmf" || ext == ".hst" || files::is_output_name(p.filename().string());
 }
 
+// The names a manifest lists. Every one must have a form cfdrun writes: the
+// names are removed by --overwrite, so a manifest changed to name
+// "../thesis.tex" is refused, not followed.
 std::vector<std::string> read_manifest(const std::string& path) {
-  std::vector<std::string> files;
-  std::ifstream in(path);
+  std::vector<std::string> names;
+  if (!files::entry_exists(path)) return names;
+  std::FILE* f = files::fopen_no_follow(path, "r");
+  std::string text;
+  char buffer[4096];
+  size_t n = 0;
+  while ((n = std::fread(buffer, 1, sizeof buffer, f)) > 0 && text.size() < (64u << 20)) text.append(buffer, n);
+  std::fclose(f);
+  std::istringstream in(text);
   std::string line;
-  while (std::getline(in, line))
-    if (!line.empty() && line[0] != '#' && line.find('/') == std::string::npos) files.push_back(line);
-  return files;
+  long number = 0;
+  while (std::getline(in, line)) {
+    ++number;
+    if (line.empty() || line[0] == '#') continue;
+    if (!files::is_output_name(line))
+      throw std::runtime_error(path + ":" + std::to_string(number) + ": '" + line.substr(0, 80) +
+                               "' is not the name of a file cfdrun writes; the manifest was changed or damaged "
+                               "(cfdrun removes only the files it lists; remove it, and the folder's results "
+                               "by hand)");
+    if (std::find(names.begin(), names.end(), line) == names.end()) names.push_back(line);
+  }
+  return names;
 }
 
 }  // namespace
 
 OutputFolder::OutputFolder(std::string dir, bool overwrite, bool continuing) : dir_(std::move(dir)) {
   std::error_code ec;
+  if (files::is_link(dir_) && !fs::exists(dir_, ec))
+    throw std::runtime_error(dir_ + ": the output path is a symbolic link to " + fs::read_symlink(dir_, ec).string() +
+                             ", which does not exist");
   if (fs::exists(dir_, ec) && !fs::is_directory(dir_, ec))
     throw std::runtime_error(dir_ + ": the output path exists and is not a folder");
   fs::create_directories(dir_, ec);
@@ -53,9 +76,15 @@ OutputFolder::OutputFolder(std::string dir, bool overwrite, bool continuing) : d
 
   // One run per folder: an advisory lock the system drops when the process
   // ends, however it ends.
+  // The lock is never opened through a link (a link planted under its
+  // name would have cfdrun write the holder's pid into the file it names).
   const std::string lock_path = dir_ + "/" + lock_name;
-  lock_fd_ = open(lock_path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-  if (lock_fd_ < 0) throw std::runtime_error(dir_ + ": cannot write in the output folder: " + std::strerror(errno));
+  try {
+    lock_fd_ = files::open_no_follow(lock_path, O_RDWR | O_CREAT);
+  } catch (const std::runtime_error& e) {
+    if (files::is_link(lock_path)) throw;
+    throw std::runtime_error(dir_ + ": cannot write in the output folder: " + std::strerror(errno));
+  }
   if (flock(lock_fd_, LOCK_EX | LOCK_NB) != 0) {
     const int why = errno;
     char holder[256] = {0};
@@ -93,13 +122,25 @@ void OutputFolder::take_stock(bool overwrite, bool continuing) {
   }
   std::vector<std::string> results;
   for (const auto& entry : fs::directory_iterator(dir_, ec))
-    if (entry.is_regular_file() && looks_like_results(entry.path())) results.push_back(entry.path().filename());
-  const bool has_manifest = fs::exists(manifest, ec);
+    if ((entry.is_symlink(ec) || entry.is_regular_file(ec)) && looks_like_results(entry.path()))
+      results.push_back(entry.path().filename());
+  std::sort(results.begin(), results.end());
+  const bool has_manifest = files::entry_exists(manifest);
   if ((has_manifest || !results.empty()) && !overwrite)
     throw std::runtime_error(dir_ + ": the output folder already holds results (" +
                              (results.empty() ? std::string(manifest_name) : results.front() + ", ...") +
                              "); choose another output.dir, or pass --overwrite to replace them");
   if (has_manifest) previous_ = read_manifest(manifest);
+  // --overwrite replaces cfdrun's own files, those the manifest lists; a
+  // file that merely carries one of cfdrun's names is the user's.
+  for (const auto& name : results)
+    if (files::is_output_name(name) && std::find(previous_.begin(), previous_.end(), name) == previous_.end())
+      throw std::runtime_error(dir_ + "/" + name +
+                               ": has the name of a file cfdrun writes, but no cfdrun run in this folder wrote it (it "
+                               "is not in " +
+                               manifest_name +
+                               "); --overwrite replaces only cfdrun's own files: move it away, or choose another "
+                               "output.dir");
 }
 
 OutputFolder::~OutputFolder() {
@@ -111,11 +152,41 @@ void OutputFolder::wrote(const std::string& path) {
   if (std::find(written_.begin(), written_.end(), name) != written_.end()) return;
   written_.push_back(name);
   // Appended at once: a run that fails later still lists what it wrote.
-  std::FILE* f = std::fopen((dir_ + "/" + manifest_name).c_str(), "a");
-  if (!f) throw std::runtime_error(dir_ + "/" + manifest_name + ": cannot write: " + std::strerror(errno));
+  // Never through a link: a link planted as the manifest is refused.
+  std::FILE* f = files::fopen_no_follow(dir_ + "/" + manifest_name, "a");
   const bool ok = std::fprintf(f, "%s\n", name.c_str()) > 0;
   if (std::fclose(f) != 0 || !ok)
     throw std::runtime_error(dir_ + "/" + manifest_name + ": cannot write: " + std::strerror(errno));
+}
+
+bool OutputFolder::listed(const std::string& name) const {
+  return std::find(written_.begin(), written_.end(), name) != written_.end() ||
+         std::find(previous_.begin(), previous_.end(), name) != previous_.end();
+}
+
+void OutputFolder::claim(const std::string& path) const {
+  const std::string name = fs::path(path).filename().string();
+  if (!files::entry_exists(path) || listed(name)) return;
+  throw std::runtime_error(path + ": a file that no cfdrun run in this folder wrote (it is not in " + manifest_name +
+                           ") has the name of one this run writes; cfdrun does not replace it: move it away, or "
+                           "choose another output.dir");
+}
+
+void OutputFolder::remove(const std::string& name) {
+  if (!listed(name)) return;
+  std::error_code ec;
+  fs::remove(dir_ + "/" + name, ec);  // removes a link itself, never what it names
+  written_.erase(std::remove(written_.begin(), written_.end(), name), written_.end());
+  previous_.erase(std::remove(previous_.begin(), previous_.end(), name), previous_.end());
+  rewrite_manifest();
+}
+
+void OutputFolder::rewrite_manifest() const {
+  std::string text = "# cfdrun: the files of the run in this folder; --overwrite removes these and no others\n";
+  for (const auto& name : previous_) text += name + "\n";
+  for (const auto& name : written_)
+    if (std::find(previous_.begin(), previous_.end(), name) == previous_.end()) text += name + "\n";
+  job::write_file_atomically(dir_ + "/" + manifest_name, text);
 }
 
 void OutputFolder::retire_previous() {
@@ -124,9 +195,7 @@ void OutputFolder::retire_previous() {
   for (const auto& name : previous_)
     if (std::find(written_.begin(), written_.end(), name) == written_.end()) fs::remove(dir_ + "/" + name, ec);
   previous_.clear();
-  std::string text = "# cfdrun: the files of the run in this folder; --overwrite removes these and no others\n";
-  for (const auto& name : written_) text += name + "\n";
-  job::write_file_atomically(dir_ + "/" + manifest_name, text);
+  rewrite_manifest();
 }
 
 void prepare_output_dir(const std::string& dir, bool overwrite) {
@@ -194,9 +263,15 @@ void SnapshotSeries::write_global(const std::string& path, const std::string& gr
   const bool parallel = parallel_writer();
   std::optional<H5Writer> file;
 #ifdef CFDRUN_HAVE_PARALLEL_HDF5
-  if (parallel) file.emplace(path, dec_.comm.handle());
+  if (parallel) {
+    claim(path);  // rank 0; a refusal there ends every rank (cfdrun's main)
+    file.emplace(path, dec_.comm.handle(), durable);
+  }
 #endif
-  if (!parallel && dec_.comm.is_root()) file.emplace(path);
+  if (!parallel && dec_.comm.is_root()) {
+    claim(path);
+    file.emplace(path, durable);
+  }
   std::vector<hsize_t> dims, offset, count;
   for (int d = grid_.ndim - 1; d >= 0; --d) {
     dims.push_back(static_cast<hsize_t>(grid_.n[d]));
@@ -340,7 +415,11 @@ std::vector<SnapshotSeries::Record> SnapshotSeries::records() const {
 
 void SnapshotSeries::resume(const std::vector<Record>& records, const std::vector<std::string>& fields, int bytes) {
   entries_.clear();
-  for (const auto& r : records) entries_.push_back({file_of(r.step).substr(dir_.size() + 1), r.step, r.time});
+  // An index never names a file that is not there (one removed by hand
+  // since the checkpoint was written).
+  for (const auto& r : records)
+    if (!dec_.comm.is_root() || files::entry_exists(file_of(r.step)))
+      entries_.push_back({file_of(r.step).substr(dir_.size() + 1), r.step, r.time});
   field_names_ = fields;
   bytes_ = bytes;
   if (dec_.comm.is_root()) write_xdmf();
@@ -424,6 +503,7 @@ void SnapshotSeries::write_xdmf() const {
   }
   x << "  </Grid>\n </Domain>\n</Xdmf>\n";
 
+  claim(xdmf_path_);
   job::write_file_atomically(xdmf_path_, x.str());
   wrote(xdmf_path_);
 }

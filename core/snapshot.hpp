@@ -54,6 +54,17 @@ class OutputFolder {
 
   // `path` (in the folder) is complete: recorded in the manifest.
   void wrote(const std::string& path);
+  // Before `path` (in the folder) is written: refuses (std::runtime_error)
+  // a file there that no run in this folder wrote (a user's file that
+  // carries one of cfdrun's names); cfdrun's own files may be replaced.
+  void claim(const std::string& path) const;
+  // Whether the manifest lists `name`: a file of this run or of the run
+  // it continues or replaces.
+  bool listed(const std::string& name) const;
+  // Removes this run's file `name` and drops it from the manifest (older
+  // checkpoints beyond output.checkpoint_keep); a file the manifest does
+  // not list is left alone.
+  void remove(const std::string& name);
   // Removes the files of the earlier run's manifest that this run has not
   // written again, and rewrites the manifest with this run's files.
   void retire_previous();
@@ -64,6 +75,7 @@ class OutputFolder {
   // What the folder holds: the manifest of the run it continues, or the
   // earlier run's files to replace; refuses results without `overwrite`.
   void take_stock(bool overwrite, bool continuing);
+  void rewrite_manifest() const;
   std::string dir_;
   int lock_fd_ = -1;
   std::vector<std::string> previous_;  // the earlier run's files (overwrite)
@@ -99,6 +111,8 @@ class SnapshotSeries {
   // One HDF5 file of global datasets <group>/<name>, one per field, from the
   // blocks of all ranks (parallel HDF5 or gathered to rank 0), then on rank 0
   // alone `rest` (attributes, more datasets) and the commit. Collective.
+  // `durable` (checkpoints): on disk before it is renamed into place, and
+  // with a checksum (H5Writer) that a restart verifies.
   template <class Real>
   void write_global(const std::string& path, const std::string& group, const std::vector<HostField<Real>>& fields,
                     const std::function<void(H5Writer&)>& rest, bool durable = false) const;
@@ -115,6 +129,16 @@ class SnapshotSeries {
   void wrote(const std::string& path) const {
     if (folder_) folder_->wrote(path);
   }
+  // Another file of the run is about to be written (OutputFolder::claim); rank 0.
+  void claim(const std::string& path) const {
+    if (folder_) folder_->claim(path);
+  }
+  // Whether the folder's manifest lists `name` (false on ranks other than 0).
+  bool listed(const std::string& name) const { return folder_ && folder_->listed(name); }
+  // Removes this run's file `name` (OutputFolder::remove); rank 0.
+  void remove(const std::string& name) const {
+    if (folder_) folder_->remove(name);
+  }
   // The run is under way (its first snapshot written): an earlier run's
   // files it replaces go now.
   void under_way() const {
@@ -130,7 +154,8 @@ class SnapshotSeries {
   const std::vector<std::string>& field_names() const { return field_names_; }
   // A run continued from a checkpoint: the snapshots listed there are the
   // series so far (files <prefix>_<step>.h5 holding `fields`, in the precision
-  // `bytes`); the XDMF index is rewritten on rank 0.
+  // `bytes`); the XDMF index is rewritten on rank 0, listing those of them
+  // that are still in the folder.
   void resume(const std::vector<Record>& records, const std::vector<std::string>& fields, int bytes);
 
   const std::string& xdmf_path() const { return xdmf_path_; }

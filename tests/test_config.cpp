@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <string>
 
 using cfd::Config;
@@ -173,4 +174,46 @@ TEST(Config, ResolvedYamlOfEverySolverReadsBack) {
     const Config c = load(std::string("solver: ") + s.name + "\n");
     EXPECT_EQ(load(c.resolved_yaml()).resolved_yaml(), c.resolved_yaml()) << s.name;
   }
+}
+
+namespace {
+// The error of reading `bytes` as a case file, or "" if it reads.
+std::string file_error(const std::string& bytes) {
+  const std::string path = testing::TempDir() + "case_bytes.yaml";
+  {
+    std::ofstream out(path, std::ios::binary);
+    out << bytes;
+  }
+  try {
+    Config::from_file(path, {}, cfd::solver_keys);
+  } catch (const ConfigError& e) {
+    return e.what();
+  }
+  return "";
+}
+}  // namespace
+
+TEST(Config, LoneCarriageReturnsAreLineEnds) {
+  // Classic Mac OS line ends: three lines, not one comment.
+  EXPECT_EQ(file_error("# a comment\rsolver: diffusion\rgrid:\r  nx: 40\r"), "");
+  const std::string e = file_error("# a comment\rsolver: diffusion\rgrid:\r  nxx: 40\r");
+  EXPECT_NE(e.find("case_bytes.yaml:4:3: error: 'grid.nxx': unknown key"), std::string::npos) << e;
+}
+
+TEST(Config, Utf16And32AreNamed) {
+  const std::string u16 = std::string("\xFF\xFE", 2) + std::string("s\0o\0l\0", 6);
+  EXPECT_NE(file_error(u16).find("the case file is UTF-16 (it starts with a byte order mark); save it as UTF-8"),
+            std::string::npos);
+  EXPECT_NE(file_error(std::string("\xFE\xFF\0s", 4)).find("UTF-16"), std::string::npos);
+  EXPECT_NE(file_error(std::string("\xFF\xFE\0\0s\0\0\0", 8)).find("UTF-32"), std::string::npos);
+  EXPECT_NE(file_error(std::string("solver: diffusion\n\0", 19)).find("binary data"), std::string::npos);
+}
+
+TEST(Config, NotUtf8AndDirectivesAreRefused) {
+  const std::string e = file_error("solver: diffusion\noutput:\n  dir: \"caf\xE9\"\n");
+  EXPECT_NE(e.find("case_bytes.yaml:3:11: error: not UTF-8 text (byte 0xE9)"), std::string::npos) << e;
+  EXPECT_EQ(file_error("solver: diffusion\noutput:\n  dir: \"caf\xC3\xA9\"\n"), "");
+  const std::string d = file_error("solver: diffusion\n%TAG ! tag:x\n");
+  EXPECT_NE(d.find("case_bytes.yaml:2:1: error: a line that starts with '%' is a YAML directive"), std::string::npos)
+      << d;
 }

@@ -171,6 +171,24 @@ TEST(Euler2dConfig, BadConfigurationsAreRejected) {
   };
   EXPECT_NE(error("solver: euler2d\nboundary: {x_lo: outflow}\n").find("periodic boundaries come in pairs"),
             std::string::npos);
+  // The message points at the side the user wrote, with its place.
+  EXPECT_NE(error("solver: euler2d\nboundary: {x_hi: outflow}\n")
+                .find("e.yaml:2:18: error: 'boundary.x_hi': periodic boundaries come in pairs"),
+            std::string::npos)
+      << error("solver: euler2d\nboundary: {x_hi: outflow}\n");
+  // A numerics key given where it has no effect is a warning with its place
+  // (a --set of the other key may make a case file's key moot).
+  const auto dc = cfd::Config::from_string("solver: euler2d\neuler2d: {reconstruction: dc, limiter: mc}\n", "e.yaml",
+                                           {}, cfd::solver_keys);
+  ASSERT_EQ(dc.warnings().size(), 1u);
+  EXPECT_EQ(dc.warnings()[0],
+            "e.yaml:2:40: warning: 'euler2d.limiter': has no effect with euler2d.reconstruction: dc (it applies with "
+            "euler2d.reconstruction: plm); it is ignored");
+  const auto steps =
+      cfd::Config::from_string("solver: euler2d\ntime: {steps: 10, end_time: 3}\n", "e.yaml", {}, cfd::solver_keys);
+  ASSERT_EQ(steps.warnings().size(), 1u);
+  EXPECT_NE(steps.warnings()[0].find("'time.end_time': has no effect with time.steps: 10"), std::string::npos);
+  EXPECT_TRUE(cfd::Config::from_string("solver: euler2d\n", "e.yaml", {}, cfd::solver_keys).warnings().empty());
   EXPECT_NE(error("solver: euler2d\neuler2d: {original_faces: true, riemann: hllc}\n").find("riemann: hlle"),
             std::string::npos);
   EXPECT_NE(error("solver: euler2d\ntime: {end_time: 0}\n").find("'time.end_time': must be positive"),

@@ -254,9 +254,19 @@ int main(int argc, char* argv[]) {
         std::printf("%s", cfd::keys_markdown(keys).c_str());
       } else {
         std::printf("solver %s:\n", s.name);
-        for (const auto& key : keys)
+        for (const auto& key : keys) {
+          // The allowed values and the choice a key goes with, as in the
+          // user guide's tables.
+          std::string help = key.help;
+          if (key.type == cfd::KeyType::choice) {
+            std::string values;
+            for (const auto& c : key.choices) values += (values.empty() ? "" : "|") + c;
+            help += " [" + values + "]";
+          }
+          if (!key.belongs_to.empty()) help += " (only with " + key.belongs_to + ")";
           std::printf("  %-26s %-8s default %-10s %s\n", key.path.c_str(), cfd::type_name(key.type),
-                      key.default_value.empty() ? "-" : key.default_value.c_str(), key.help.c_str());
+                      key.default_value.empty() ? "-" : key.default_value.c_str(), help.c_str());
+        }
       }
       listed = true;
     }
@@ -270,6 +280,7 @@ int main(int argc, char* argv[]) {
 
   cfd::Config config;
   cfd::CheckpointHeader checkpoint;
+  std::string failure;  // this rank's reading of the case, when it failed
   try {
     if (restart_file.empty()) {
       config = cfd::Config::from_file(case_file, overrides, cfd::solver_keys);
@@ -295,10 +306,48 @@ int main(int argc, char* argv[]) {
     }
     for (const auto& s : cfd::solvers())
       if (config.solver() == s.name) s.check(config);
+    // What the run would refuse, --validate refuses too.
+    cfd::run_settings(config);
   } catch (const cfd::ConfigError& e) {
-    if (root) std::fprintf(stderr, "%s\n", e.what());
+    failure = e.what();
+  }
+  // Every rank must have read the same case, or none may start: a rank that
+  // failed alone (its own copy of the file missing or different) would
+  // leave the others waiting in the first collective call for ever.
+  if (world.size() > 1) {
+    const long failed = world.sum(failure.empty() ? 0L : 1L);
+    if (failed > 0) {
+      if (!failure.empty()) {
+        if (root)
+          std::fprintf(stderr, "%s\n", failure.c_str());
+        else
+          std::fprintf(stderr, "cfdrun: rank %d of %d: %s\n", world.rank(), world.size(), failure.c_str());
+      } else if (root) {
+        std::fprintf(stderr, "cfdrun: error: %ld of %d ranks could not read the case (their messages above)\n", failed,
+                     world.size());
+      }
+      return cfd::exit_usage;
+    }
+    const std::string mine = config.resolved_yaml() + "\n" + restart_file;
+    const bool same = world.broadcast(mine) == mine;
+    const long differ = world.sum(same ? 0L : 1L);
+    if (differ > 0) {
+      if (!same)
+        std::fprintf(stderr, "cfdrun: error: rank %d of %d resolved a case different from rank 0's\n", world.rank(),
+                     world.size());
+      if (root)
+        std::fprintf(stderr,
+                     "cfdrun: error: %ld of %d ranks resolved a case different from rank 0's (a different case "
+                     "file, or different files on different nodes); every rank must run the same case\n",
+                     differ, world.size());
+      return cfd::exit_usage;
+    }
+  } else if (!failure.empty()) {
+    std::fprintf(stderr, "%s\n", failure.c_str());
     return cfd::exit_usage;
   }
+  if (root)
+    for (const auto& w : config.warnings()) std::fprintf(stderr, "%s\n", w.c_str());
   if (validate) {
     std::printf("# %s: valid; resolved configuration (defaults filled in)\n%s",
                 (case_file.empty() ? restart_file : case_file).c_str(), config.resolved_yaml().c_str());

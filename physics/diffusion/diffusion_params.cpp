@@ -92,6 +92,17 @@ std::vector<KeySpec> keys() {
       {"diffusion.text_output", KeyType::boolean, "false",
        "also write the final field in the original's text format (diffusion_final.txt)"},
   };
+  // Keys that act only with a choice of another: given otherwise, refused.
+  for (auto& spec : k) {
+    if (spec.path == "diffusion.operator")
+      spec.belongs_to = "diffusion.scheme=backward_euler|crank_nicolson", spec.only_warn = true;
+    if (spec.path == "diffusion.preconditioner")
+      spec.belongs_to = "diffusion.scheme=backward_euler|crank_nicolson", spec.only_warn = true;
+    if (spec.path == "diffusion.cg_tolerance")
+      spec.belongs_to = "diffusion.scheme=backward_euler|crank_nicolson", spec.only_warn = true;
+    if (spec.path == "diffusion.cg_max_iterations")
+      spec.belongs_to = "diffusion.scheme=backward_euler|crank_nicolson", spec.only_warn = true;
+  }
   for (auto& o : output_keys()) k.push_back(o);
   for (auto& o : run_keys()) k.push_back(o);
   for (auto& o : parallel_keys(2)) k.push_back(o);

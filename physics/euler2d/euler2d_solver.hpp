@@ -16,6 +16,7 @@
 #include "physics/euler2d/fused_stage.hpp"
 
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -88,10 +89,19 @@ class Solver {
   void set_initial_state(double time = 0) {
     auto host = Kokkos::create_mirror_view(u_);
     const Real gamma = Real(p_.gamma);
+    // The first cell (global, x fastest) whose state is not physical.
+    long bad = std::numeric_limits<long>::max();
+    double bad_values[3] = {0, 0, 0};
     for (long j = grid_.begin(1); j < grid_.end(1); ++j)
       for (long i = grid_.begin(0); i < grid_.end(0); ++i) {
         const gas::Primitive<double> s =
             initial(centre(0, grid_.global_index(0, i)), centre(1, grid_.global_index(1, j)), time);
+        const long flat = grid_.global_index(1, j) * p_.nx + grid_.global_index(0, i);
+        const bool finite = std::isfinite(s.rho) && std::isfinite(s.vx) && std::isfinite(s.vy) && std::isfinite(s.p);
+        if ((!finite || !(s.rho > 0) || !(s.p > 0)) && flat < bad) {
+          bad = flat;
+          bad_values[0] = s.rho, bad_values[1] = s.p, bad_values[2] = std::isfinite(s.vx + s.vy) ? 0.0 : NAN;
+        }
         const gas::Conserved<Real> c =
             gas::to_conserved(gas::Primitive<Real>{Real(s.rho), Real(s.vx), Real(s.vy), Real(s.vz), Real(s.p)}, gamma);
         host(IDN, j, i) = c.rho;
@@ -100,63 +110,96 @@ class Solver {
         host(IM3, j, i) = c.mz;
         host(IEN, j, i) = c.energy;
       }
+    refuse_bad_initial_state(bad, bad_values);
     Kokkos::deep_copy(u_, host);
     step_ = 0;
     time_ = 0;
     state_changed();
   }
 
+  // An initial state that is not physical in some cell ends every rank with
+  // the cell, its position and values (a ConfigError: the case is wrong).
+  void refuse_bad_initial_state(long bad, const double values[3]) const {
+    const long first = dec_.comm.min(bad);
+    if (first == std::numeric_limits<long>::max()) return;
+    double v[3] = {0, 0, 0};
+    if (first == bad) v[0] = values[0], v[1] = values[1], v[2] = values[2];
+    dec_.comm.sum(v, 3);  // only the rank holding the cell adds non-zeros
+    const long i = first % p_.nx, j = first / p_.nx;
+    const std::string what = !std::isfinite(v[0]) || !(v[0] > 0)   ? "density " + format_real(v[0])
+                             : !std::isfinite(v[1]) || !(v[1] > 0) ? "pressure " + format_real(v[1])
+                                                                   : std::string("a velocity that is not finite");
+    throw ConfigError(std::string("euler2d: error: the initial state of problem ") + name(p_.problem) +
+                      " is not physical: cell (i, j) = (" + std::to_string(i + 1) + ", " + std::to_string(j + 1) +
+                      ") at (x, y) = (" + format_real(centre(0, i)) + ", " + format_real(centre(1, j)) + ") has " +
+                      what + (p_.problem == Problem::expression ? " (from the formulas expression.*)" : "") +
+                      "; density and pressure must be positive and finite");
+  }
+
   // The problem's state at (x, y); for the vortex the exact solution at `time`.
   gas::Primitive<double> initial(double x, double y, double time) const {
     const double pi = 3.14159265358979323846;
+    const ProblemConstants& k = p_.k;
     switch (p_.problem) {
       case Problem::kh_seed: {
-        const double rho1 = 1, rho2 = 2, u1 = 0.5, u2 = -0.5, L = 0.025;
+        const double rho1 = k.rho_1, rho2 = k.rho_2, u1 = k.vx_1, u2 = k.vx_2, L = k.width;
+        const double lower = k.y_lower, upper = k.y_upper, middle = 0.5 * (lower + upper);
         const double rm = (rho1 - rho2) / 2, um = (u1 - u2) / 2;
         double rho, vx;
-        if (y > 0.25)
-          vx = u1 - um * std::exp(-(y - 0.25) / L), rho = rho1 - rm * std::exp(-(y - 0.25) / L);
-        else if (y > 0)
-          vx = u2 + um * std::exp(-(0.25 - y) / L), rho = rho2 + rm * std::exp(-(0.25 - y) / L);
-        else if (y > -0.25)
-          vx = u2 + um * std::exp(-(y + 0.25) / L), rho = rho2 + rm * std::exp(-(y + 0.25) / L);
+        if (y > upper)
+          vx = u1 - um * std::exp(-(y - upper) / L), rho = rho1 - rm * std::exp(-(y - upper) / L);
+        else if (y > middle)
+          vx = u2 + um * std::exp(-(upper - y) / L), rho = rho2 + rm * std::exp(-(upper - y) / L);
+        else if (y > lower)
+          vx = u2 + um * std::exp(-(y - lower) / L), rho = rho2 + rm * std::exp(-(y - lower) / L);
         else
-          vx = u1 - um * std::exp(-(-0.25 - y) / L), rho = rho1 - rm * std::exp(-(-0.25 - y) / L);
-        return {rho, vx, 0.01 * std::sin(4 * pi * x), 0, 2.5};
+          vx = u1 - um * std::exp(-(lower - y) / L), rho = rho1 - rm * std::exp(-(lower - y) / L);
+        return {rho, vx, k.amplitude * std::sin(4 * pi * x), 0, k.pressure};
       }
       case Problem::kh_mcnally: {  // McNally, Lyra & Passy 2012, eq. 1-4
-        const double rho1 = 1, rho2 = 2, u1 = 0.5, u2 = -0.5, L = 0.025;
+        const double rho1 = k.rho_1, rho2 = k.rho_2, u1 = k.vx_1, u2 = k.vx_2, L = k.width;
+        const double lower = k.y_lower, upper = k.y_upper, middle = 0.5 * (lower + upper);
         const double rm = (rho1 - rho2) / 2, um = (u1 - u2) / 2;
         double rho, vx;
-        if (y < 0.25)
-          rho = rho1 - rm * std::exp((y - 0.25) / L), vx = u1 - um * std::exp((y - 0.25) / L);
-        else if (y < 0.5)
-          rho = rho2 + rm * std::exp((0.25 - y) / L), vx = u2 + um * std::exp((0.25 - y) / L);
-        else if (y < 0.75)
-          rho = rho2 + rm * std::exp((y - 0.75) / L), vx = u2 + um * std::exp((y - 0.75) / L);
+        if (y < lower)
+          rho = rho1 - rm * std::exp((y - lower) / L), vx = u1 - um * std::exp((y - lower) / L);
+        else if (y < middle)
+          rho = rho2 + rm * std::exp((lower - y) / L), vx = u2 + um * std::exp((lower - y) / L);
+        else if (y < upper)
+          rho = rho2 + rm * std::exp((y - upper) / L), vx = u2 + um * std::exp((y - upper) / L);
         else
-          rho = rho1 - rm * std::exp((0.75 - y) / L), vx = u1 - um * std::exp((0.75 - y) / L);
-        return {rho, vx, 0.01 * std::sin(4 * pi * x), 0, 2.5};
+          rho = rho1 - rm * std::exp((upper - y) / L), vx = u1 - um * std::exp((upper - y) / L);
+        return {rho, vx, k.amplitude * std::sin(4 * pi * x), 0, k.pressure};
       }
       case Problem::sod_x:
-        return x < 0.5 ? gas::Primitive<double>{1, 0, 0, 0, 1} : gas::Primitive<double>{0.125, 0, 0, 0, 0.1};
+        return x < k.interface ? gas::Primitive<double>{k.rho_lo, 0, 0, 0, k.p_lo}
+                               : gas::Primitive<double>{k.rho_hi, 0, 0, 0, k.p_hi};
       case Problem::sod_y:
-        return y < 0.5 ? gas::Primitive<double>{1, 0, 0, 0, 1} : gas::Primitive<double>{0.125, 0, 0, 0, 0.1};
+        return y < k.interface ? gas::Primitive<double>{k.rho_lo, 0, 0, 0, k.p_lo}
+                               : gas::Primitive<double>{k.rho_hi, 0, 0, 0, k.p_hi};
       case Problem::blast: {
-        const double r2 = (x - 0.5) * (x - 0.5) + (y - 0.5) * (y - 0.5);
-        return r2 < 0.01 ? gas::Primitive<double>{1, 0, 0, 0, 1} : gas::Primitive<double>{0.125, 0, 0, 0, 0.1};
+        const double r2 = (x - k.x_centre) * (x - k.x_centre) + (y - k.y_centre) * (y - k.y_centre);
+        return r2 < k.radius * k.radius ? gas::Primitive<double>{k.rho_lo, 0, 0, 0, k.p_lo}
+                                        : gas::Primitive<double>{k.rho_hi, 0, 0, 0, k.p_hi};
       }
       case Problem::vortex: {
         // Yee, Sandham & Djomehri 1999: strength 5, advected at (1, 1) in a
         // periodic [-5,5]^2; the exact solution is the translated vortex.
-        const double beta = 5, g = p_.gamma, L = 10;
-        double dx = x - time, dy = y - time;
-        dx -= L * std::floor((dx + 5) / L);
-        dy -= L * std::floor((dy + 5) / L);
+        const double beta = k.strength, g = p_.gamma, Lx = p_.hi[0] - p_.lo[0], Ly = p_.hi[1] - p_.lo[1];
+        double dx = x - k.vx * time, dy = y - k.vy * time;
+        dx -= Lx * std::floor((dx - p_.lo[0]) / Lx);
+        dy -= Ly * std::floor((dy - p_.lo[1]) / Ly);
+        // Centred in the box: the shift of (dx, dy) from the box's corner.
+        dx -= 0.5 * (p_.lo[0] + p_.hi[0]);
+        dy -= 0.5 * (p_.lo[1] + p_.hi[1]);
         const double r2 = dx * dx + dy * dy, f = beta / (2 * pi) * std::exp(0.5 * (1 - r2));
         const double T = 1 - (g - 1) * beta * beta / (8 * g * pi * pi) * std::exp(1 - r2);
         const double rho = std::pow(T, 1 / (g - 1));
-        return {rho, 1 - f * dy, 1 + f * dx, 0, rho * T};
+        return {rho, k.vx - f * dy, k.vy + f * dx, 0, rho * T};
+      }
+      case Problem::expression: {
+        const InitialFormulas& f = *p_.formulas;
+        return {f.rho(x, y, 0, time), f.vx(x, y, 0, time), f.vy(x, y, 0, time), 0, f.p(x, y, 0, time)};
       }
     }
     return {1, 0, 0, 0, 1};

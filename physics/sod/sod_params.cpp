@@ -110,6 +110,13 @@ std::vector<KeySpec> keys() {
       {"state.p_right", KeyType::real, "0.1", "right pressure, Sod units", {}, -inf, inf},
       {"state.diaphragm", KeyType::real, "0.5", "diaphragm position as a fraction of the tube", {}, 0, 1},
   };
+  // Keys that act only with a choice of another: given otherwise, refused.
+  for (auto& spec : k) {
+    if (spec.path == "sod.reconstruction") spec.belongs_to = "sod.scheme=hllc", spec.only_warn = true;
+    if (spec.path == "sod.limiter") spec.belongs_to = "sod.scheme=hllc", spec.only_warn = true;
+    if (spec.path == "sod.integrator") spec.belongs_to = "sod.scheme=hllc", spec.only_warn = true;
+    if (spec.path == "time.end_time") spec.belongs_to = "time.steps=0", spec.only_warn = true;
+  }
   for (auto& o : output_keys()) k.push_back(o);
   for (auto& o : run_keys()) k.push_back(o);
   for (auto& o : parallel_keys(1)) k.push_back(o);

@@ -1,0 +1,49 @@
+// Formulas that users write in case files ("1 + 0.5*tanh((y - y0)/w)"):
+// parsed once by muparser (Debian's libmuparser-dev 2.3: standard math
+// functions, bytecode evaluation, the position of an error), evaluated on
+// the host at the start of a run, never in a kernel.
+//
+// A formula may use the coordinates and time (x, y, z, t), the user's named
+// constants, pi, and muparser's functions and operators (sin, exp, tanh,
+// sqrt, abs, min, max, ^, <, ?:, ...).
+#pragma once
+
+#include <map>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace cfd {
+
+// A formula that cannot be parsed: `column` is 1-based within the formula.
+struct ExpressionError : std::runtime_error {
+  ExpressionError(const std::string& message, int column) : std::runtime_error(message), column(column) {}
+  int column;
+};
+
+class Expression {
+ public:
+  // Parses `text` with the variables x, y, z, t and `constants`; throws
+  // ExpressionError naming what is wrong and where (a column in `text`).
+  Expression(const std::string& text, const std::map<std::string, double>& constants);
+  ~Expression();
+  Expression(Expression&&) noexcept;
+  Expression& operator=(Expression&&) noexcept;
+  Expression(const Expression&) = delete;
+  Expression& operator=(const Expression&) = delete;
+
+  double operator()(double x, double y = 0, double z = 0, double t = 0) const;
+  const std::string& text() const { return text_; }
+
+ private:
+  struct Parser;
+  std::string text_;
+  std::unique_ptr<Parser> parser_;
+};
+
+// Whether `name` may name a user's constant: a letter, then letters, digits
+// or '_', and not x, y, z, t, pi or one of muparser's function names.
+bool is_constant_name(const std::string& name, std::string* why = nullptr);
+
+}  // namespace cfd

@@ -1,0 +1,149 @@
+// Formulas of initial states (core/expression.hpp) and the euler2d problem
+// keys: values as the same C++ gives them, bit for bit; errors with the
+// column inside the formula; the problems' constants as keys.
+#include "core/config.hpp"
+#include "core/expression.hpp"
+#include "physics/euler2d/euler2d_params.hpp"
+#include "physics/solvers.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+
+using cfd::Expression;
+using cfd::ExpressionError;
+
+namespace {
+
+#ifdef CFDRUN_HAVE_MUPARSER_TESTS
+constexpr bool have_muparser = true;
+#else
+constexpr bool have_muparser = false;
+#endif
+
+// The column and message of a formula that must be refused.
+std::pair<int, std::string> error_of(const std::string& text) {
+  try {
+    Expression e(text, {{"y0", 0.5}, {"w", 0.1}});
+  } catch (const ExpressionError& e) {
+    return {e.column, e.what()};
+  }
+  ADD_FAILURE() << "no error for " << text;
+  return {0, ""};
+}
+
+cfd::Config load(const std::string& text, const std::vector<std::string>& overrides = {}) {
+  return cfd::Config::from_string(text, "case.yaml", overrides, cfd::solver_keys);
+}
+
+std::string config_error(const std::string& text, const std::vector<std::string>& overrides = {}) {
+  try {
+    cfd::euler2d::params(load(text, overrides));
+  } catch (const cfd::ConfigError& e) {
+    return e.what();
+  }
+  ADD_FAILURE() << "no ConfigError for:\n" << text;
+  return "";
+}
+
+}  // namespace
+
+TEST(Expression, SameBitsAsTheSameCxx) {
+  if (!have_muparser) GTEST_SKIP() << "built without muparser";
+  const double y0 = 0.5, w = 0.1, L = 0.025;
+  const Expression e("1 + 0.5*tanh((y - y0)/w) - (-0.5)*exp((y - 0.25)/L)", {{"y0", y0}, {"w", w}, {"L", L}});
+  for (double y : {0.0, 0.1234567, 0.25, 0.5000001, 0.99}) {
+    const double expected = 1 + 0.5 * std::tanh((y - y0) / w) - (-0.5) * std::exp((y - 0.25) / L);
+    EXPECT_EQ(e(0.3, y), expected) << "y = " << y;  // exact: evaluated as written
+  }
+  const Expression piecewise("x < 0.5 ? 1 : 0.125", {});
+  EXPECT_EQ(piecewise(0.49), 1.0);
+  EXPECT_EQ(piecewise(0.5), 0.125);
+  const Expression trig("sin(4*pi*x) + t*z", {});
+  EXPECT_EQ(trig(0.1, 0, 2, 3), std::sin(4 * 3.141592653589793 * 0.1) + 3.0 * 2.0);
+  EXPECT_EQ(Expression("2^10", {})(0), 1024.0);
+  EXPECT_TRUE(std::isnan(Expression("sqrt(x)", {})(-1)));
+}
+
+TEST(Expression, ErrorsNameTheColumn) {
+  if (!have_muparser) GTEST_SKIP() << "built without muparser";
+  EXPECT_EQ(error_of("foo + 1"), std::make_pair(1, std::string("'foo' is not a constant, a coordinate (x, y, z, t) "
+                                                               "or a function")));
+  EXPECT_EQ(error_of("1 + y0 + bar").first, 10);
+  EXPECT_EQ(error_of("1 +* 2").first, 4);
+  EXPECT_EQ(error_of("sin(x").first, 6);
+  EXPECT_EQ(error_of("").second, "the formula is empty");
+  EXPECT_EQ(error_of("x = 3"), std::make_pair(3, std::string("'=' is not an operator of a formula (compare with ==)")));
+  EXPECT_EQ(error_of("1, 2").first, 2);
+  // Comparisons are operators, not assignments.
+  EXPECT_EQ(Expression("x <= 1", {})(1), 1.0);
+  EXPECT_EQ(Expression("x == 1", {})(2), 0.0);
+}
+
+TEST(Expression, ConstantNames) {
+  std::string why;
+  EXPECT_TRUE(cfd::is_constant_name("y0"));
+  EXPECT_TRUE(cfd::is_constant_name("rho_top"));
+  EXPECT_FALSE(cfd::is_constant_name("x", &why));
+  EXPECT_NE(why.find("coordinate"), std::string::npos);
+  EXPECT_FALSE(cfd::is_constant_name("sin"));
+  EXPECT_FALSE(cfd::is_constant_name("pi"));
+  EXPECT_FALSE(cfd::is_constant_name("2w"));
+  EXPECT_FALSE(cfd::is_constant_name("a-b"));
+}
+
+TEST(Euler2dProblems, ConstantsAreKeysWithTodaysValues) {
+  const auto p = cfd::euler2d::params(load("solver: euler2d\neuler2d: {problem: blast}\n"));
+  EXPECT_EQ(p.k.radius, 0.1);
+  EXPECT_EQ(p.k.rho_lo, 1.0);
+  EXPECT_EQ(p.k.p_hi, 0.1);
+  EXPECT_EQ(p.lo[0], 0.0);
+  const auto v = cfd::euler2d::params(load("solver: euler2d\neuler2d: {problem: vortex}\nvortex: {strength: 3}\n"));
+  EXPECT_EQ(v.k.strength, 3.0);
+  EXPECT_EQ(v.lo[0], -5.0);
+  EXPECT_EQ(v.hi[1], 5.0);
+  const auto s = cfd::euler2d::params(load("solver: euler2d\neuler2d: {problem: kh_seed}\n"));
+  EXPECT_EQ(s.lo[1], -0.5);
+  EXPECT_EQ(s.k.y_lower, -0.25);
+}
+
+TEST(Euler2dProblems, RefusesKeysOfAnotherProblem) {
+  const std::string e = config_error("solver: euler2d\neuler2d: {problem: kh_mcnally}\nblast:\n  radius: 0.2\n");
+  EXPECT_NE(e.find("case.yaml:4:11: error: 'blast.radius': has no effect with euler2d.problem: kh_mcnally"),
+            std::string::npos)
+      << e;
+  const std::string c = config_error("solver: euler2d\nconstants: {a: 1}\n");
+  EXPECT_NE(c.find("'constants.a': has no effect with euler2d.problem: kh_mcnally (it applies with euler2d.problem: "
+                   "expression)"),
+            std::string::npos)
+      << c;
+  const std::string d = config_error("solver: euler2d\neuler2d: {problem: blast}\nblast: {x_min: 1, x_max: 0}\n");
+  EXPECT_NE(d.find("'blast.x_max': the domain's upper edge must be above its lower one"), std::string::npos) << d;
+}
+
+TEST(Euler2dProblems, FormulaErrorsNameFileLineAndColumn) {
+  if (!have_muparser) GTEST_SKIP() << "built without muparser";
+  const std::string e = config_error(
+      "solver: euler2d\neuler2d: {problem: expression}\nconstants: {y0: 0.5}\nexpression:\n  rho: \"1 + tanh(y - "
+      "y1)\"\n");
+  EXPECT_NE(e.find("case.yaml:5:8: error: 'expression.rho': column 14 of the formula: 'y1' is not a constant"),
+            std::string::npos)
+      << e;
+  EXPECT_NE(e.find("1 + tanh(y - y1)\n" + std::string(15, ' ') + "^"), std::string::npos) << e;
+  const std::string bad_name = config_error("solver: euler2d\neuler2d: {problem: expression}\nconstants: {x: 1}\n");
+  EXPECT_NE(bad_name.find("'constants.x': 'x' is a coordinate"), std::string::npos) << bad_name;
+  const std::string not_real = config_error("solver: euler2d\neuler2d: {problem: expression}\nconstants: {w: wide}\n");
+  EXPECT_NE(not_real.find("'constants.w': expected a finite real number, got 'wide'"), std::string::npos) << not_real;
+}
+
+TEST(Euler2dProblems, ResolvedConfigurationShowsTheChosenProblemOnly) {
+  const auto c = load("solver: euler2d\neuler2d: {problem: expression}\nconstants: {y0: 0.5}\n");
+  const std::string yaml = c.resolved_yaml();
+  EXPECT_NE(yaml.find("expression:\n  x_min: 0"), std::string::npos) << yaml;
+  EXPECT_NE(yaml.find("constants:\n  y0: 0.5"), std::string::npos) << yaml;
+  EXPECT_EQ(yaml.find("blast:"), std::string::npos) << yaml;
+  EXPECT_EQ(yaml.find("kh_mcnally:"), std::string::npos) << yaml;
+  // ... and reads back as the same case.
+  EXPECT_EQ(load(yaml).resolved_yaml(), yaml);
+}
