@@ -489,13 +489,13 @@ std::string Config::resolved_yaml() const {
   YAML::Emitter out;
   out << YAML::BeginMap;
   for (const auto& section : sections) {
-    if (!section.empty()) out << YAML::Key << section << YAML::Value << YAML::BeginMap;
     // A wildcard section with no keys given, or the section of another choice.
     bool shown = false;
     for (const auto& path : order_)
       if (path.rfind(section + ".", 0) == 0 && !is_wildcard(path))
         shown = shown || values_.at(path).given || belongs(values_.at(path).spec);
     if (!section.empty() && !shown) continue;
+    if (!section.empty()) out << YAML::Key << section << YAML::Value << YAML::BeginMap;
     for (const auto& path : order_) {
       const auto dot = path.find('.');
       if ((dot == std::string::npos ? "" : path.substr(0, dot)) != section || is_wildcard(path)) continue;

@@ -84,7 +84,8 @@ class H5Writer {
 
 // The user block of a file written with a checksum, and what
 // h5_verify_checksum() finds: no user block (a file of an older cfdrun, or
-// of another program), the digest matches, or it does not (`why` says how).
+// of another program, or not HDF5 at all), the digest matches, or it does
+// not (`why` says how).
 constexpr long h5_checksum_block = 512;
 enum class Checksum { absent, good, bad };
 Checksum h5_verify_checksum(const std::string& path, std::string* why = nullptr);

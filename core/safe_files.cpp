@@ -28,7 +28,9 @@ int open_no_follow(const std::string& path, int flags, mode_t mode) {
   if (fd >= 0) return fd;
   const int why = errno;
   // O_NOFOLLOW fails with ELOOP on a link; say what the user can do.
-  if (why == ELOOP || is_link(path))
+  const bool link = why == ELOOP || is_link(path);
+  errno = why;  // for the caller's message, past lstat's
+  if (link)
     throw std::runtime_error(path +
                              ": is a symbolic link; cfdrun writes no file through a link in its output folder "
                              "(remove the link, or choose another output.dir)");

@@ -82,8 +82,9 @@ OutputFolder::OutputFolder(std::string dir, bool overwrite, bool continuing) : d
   try {
     lock_fd_ = files::open_no_follow(lock_path, O_RDWR | O_CREAT);
   } catch (const std::runtime_error& e) {
+    const int why = errno;
     if (files::is_link(lock_path)) throw;
-    throw std::runtime_error(dir_ + ": cannot write in the output folder: " + std::strerror(errno));
+    throw std::runtime_error(dir_ + ": cannot write in the output folder: " + std::strerror(why));
   }
   if (flock(lock_fd_, LOCK_EX | LOCK_NB) != 0) {
     const int why = errno;

@@ -211,7 +211,7 @@ TEST(Config, Utf16And32AreNamed) {
 
 TEST(Config, NotUtf8AndDirectivesAreRefused) {
   const std::string e = file_error("solver: diffusion\noutput:\n  dir: \"caf\xE9\"\n");
-  EXPECT_NE(e.find("case_bytes.yaml:3:11: error: not UTF-8 text (byte 0xE9)"), std::string::npos) << e;
+  EXPECT_NE(e.find("case_bytes.yaml:3:12: error: not UTF-8 text (byte 0xE9)"), std::string::npos) << e;
   EXPECT_EQ(file_error("solver: diffusion\noutput:\n  dir: \"caf\xC3\xA9\"\n"), "");
   const std::string d = file_error("solver: diffusion\n%TAG ! tag:x\n");
   EXPECT_NE(d.find("case_bytes.yaml:2:1: error: a line that starts with '%' is a YAML directive"), std::string::npos)
