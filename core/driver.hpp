@@ -169,6 +169,21 @@ SolveTimings run_time_loop(Physics& physics, const TimeLoop& loop, SnapshotSerie
     series.write(physics.step(), physics.time() * unit, physics.fields(), extra);
   };
 
+  // A continued run that has nothing left to do (its end at or before the
+  // checkpoint's step or time) is refused before any file is touched: it
+  // would cut the history back and rewrite the final snapshot for nothing.
+  if (loop.restart) {
+    const CheckpointHeader& from = *loop.restart;
+    const bool by_time = loop.steps <= 0;
+    if (by_time ? from.time >= loop.end_time * unit * (1 - 1e-14) : from.step >= loop.steps)
+      throw ConfigError(from.path + ": error: nothing to do: the checkpoint is at step " + std::to_string(from.step) +
+                        ", t = " + format_real(from.time) + ", and the run ends at " +
+                        (by_time ? "time.end_time = " + format_real(loop.end_time * unit)
+                                 : "time.steps = " + std::to_string(loop.steps)) +
+                        "; continue it to a later end with --set " + (by_time ? "time.end_time" : "time.steps") +
+                        "=...");
+  }
+
   // --- the history file: new, or cut back to the checkpoint's step ---
   std::unique_ptr<std::FILE, int (*)(std::FILE*)> hst(nullptr, std::fclose);
   bool resumed_history = false;

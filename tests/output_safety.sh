@@ -15,6 +15,7 @@
 #                missing or mis-shaped state) and 40 bit-flipped checkpoints: all
 #                exit 2 with a message, never a signal, never a run
 #   missing_snapshots  --restart after a snapshot was removed: the XDMF does not list it
+#   nothing_to_do a restart with nothing left to do: status 2, no file touched
 #   ranks        one rank with a different case, or without its case file, under
 #                mpirun: every rank ends with status 2 (no hang; bounded by timeout)
 set -uo pipefail
@@ -242,6 +243,24 @@ missing_snapshots)
     [ -e "m/$f" ] || fail "the XDMF names $f, which is not there"
   done
   echo "the XDMF lists only snapshots that exist: $(grep -o 'diffusion_[0-9]*\.h5' m/diffusion.xdmf | sort -u | tr '\n' ' ')"
+  ;;
+nothing_to_do)
+  # A restart of a finished run, or to an end at or before the checkpoint:
+  # status 2, and the history and the final snapshot are left as they were.
+  "$cfdrun" "$seed" -q --output s --set output.checkpoint_every=16 || fail "the run failed"
+  before=$(cd s && md5sum diffusion.hst diffusion_00000032.h5 diffusion.xdmf .cfdrun-manifest)
+  for args in "--restart s/checkpoint_00000032.h5" "--restart s/checkpoint_00000016.h5 --set time.steps=16" \
+    "--restart s/checkpoint_00000016.h5 --set time.steps=8"; do
+    out=$("$cfdrun" $args -q 2>&1)
+    status=$?
+    [ $status -eq 2 ] || fail "$args: status $status: $out"
+    echo "$out" | grep -q "error: nothing to do: the checkpoint is at step" || fail "$args: $out"
+    [ "$(cd s && md5sum diffusion.hst diffusion_00000032.h5 diffusion.xdmf .cfdrun-manifest)" = "$before" ] ||
+      fail "$args changed the run's files"
+  done
+  "$cfdrun" --restart s/checkpoint_00000032.h5 -q --set time.steps=40 || fail "a later end was refused"
+  tail -n 1 s/diffusion.hst | grep -q "^40," || fail "the continued history does not end at step 40"
+  echo "restarts with nothing to do refused, files untouched; a later end continues: $out"
   ;;
 ranks)
   mpiexec=${MPIEXEC:-mpirun}
