@@ -179,7 +179,9 @@ TEST(Config, ResolvedYamlOfEverySolverReadsBack) {
 namespace {
 // The error of reading `bytes` as a case file, or "" if it reads.
 std::string file_error(const std::string& bytes) {
-  const std::string path = testing::TempDir() + "case_bytes.yaml";
+  // One file per test: ctest runs the tests as parallel processes.
+  const std::string path =
+      testing::TempDir() + "case_bytes_" + testing::UnitTest::GetInstance()->current_test_info()->name() + ".yaml";
   {
     std::ofstream out(path, std::ios::binary);
     out << bytes;
@@ -197,7 +199,9 @@ TEST(Config, LoneCarriageReturnsAreLineEnds) {
   // Classic Mac OS line ends: three lines, not one comment.
   EXPECT_EQ(file_error("# a comment\rsolver: diffusion\rgrid:\r  nx: 40\r"), "");
   const std::string e = file_error("# a comment\rsolver: diffusion\rgrid:\r  nxx: 40\r");
-  EXPECT_NE(e.find("case_bytes.yaml:4:3: error: 'grid.nxx': unknown key"), std::string::npos) << e;
+  EXPECT_NE(e.find("case_bytes_LoneCarriageReturnsAreLineEnds.yaml:4:3: error: 'grid.nxx': unknown key"),
+            std::string::npos)
+      << e;
 }
 
 TEST(Config, Utf16And32AreNamed) {
@@ -211,9 +215,14 @@ TEST(Config, Utf16And32AreNamed) {
 
 TEST(Config, NotUtf8AndDirectivesAreRefused) {
   const std::string e = file_error("solver: diffusion\noutput:\n  dir: \"caf\xE9\"\n");
-  EXPECT_NE(e.find("case_bytes.yaml:3:12: error: not UTF-8 text (byte 0xE9)"), std::string::npos) << e;
+  EXPECT_NE(e.find("case_bytes_NotUtf8AndDirectivesAreRefused.yaml:3:12: error: not UTF-8 text (byte 0xE9)"),
+            std::string::npos)
+      << e;
   EXPECT_EQ(file_error("solver: diffusion\noutput:\n  dir: \"caf\xC3\xA9\"\n"), "");
   const std::string d = file_error("solver: diffusion\n%TAG ! tag:x\n");
-  EXPECT_NE(d.find("case_bytes.yaml:2:1: error: a line that starts with '%' is a YAML directive"), std::string::npos)
+  EXPECT_NE(
+      d.find(
+          "case_bytes_NotUtf8AndDirectivesAreRefused.yaml:2:1: error: a line that starts with '%' is a YAML directive"),
+      std::string::npos)
       << d;
 }
