@@ -298,8 +298,8 @@ Checksum h5_verify_checksum(const std::string& path, std::string* why) {
     // not a checkpoint of this format at all, which the caller says.
     char after[8] = {0};
     const int again = open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    const bool hdf5_after = again >= 0 && pread(again, after, 8, h5_checksum_block) == 8 &&
-                            std::memcmp(after, signature, 8) == 0;
+    const bool hdf5_after =
+        again >= 0 && pread(again, after, 8, h5_checksum_block) == 8 && std::memcmp(after, signature, 8) == 0;
     if (again >= 0) close(again);
     if (!hdf5_after) return Checksum::absent;
     return bad("its checksum block is damaged");

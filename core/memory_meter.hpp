@@ -6,6 +6,8 @@
 #pragma once
 
 #include <cstdint>
+#include <exception>
+#include <string>
 
 namespace cfd {
 
@@ -23,5 +25,15 @@ class AllocationMeter {
   std::int64_t current_bytes() const;  // allocated since construction, less what was freed
   std::int64_t peak_bytes() const;     // the most current_bytes has been
 };
+
+// "MemTotal" or "MemAvailable" of /proc/meminfo in GiB (0 if unknown).
+double memory_gib(const char* key);
+
+// What went wrong, in words: an allocation that failed (Kokkos' message or
+// std::bad_alloc) says what it was for, how much, and how much memory the
+// machine or GPU has, then "<smaller>, or more ranks (mpirun...) need less";
+// any other error is its own message. `smaller` is the tool's own advice
+// ("A smaller grid, fp32", "Smaller --sizes").
+std::string describe_failure(const std::exception& e, const std::string& smaller);
 
 }  // namespace cfd

@@ -466,8 +466,8 @@ void SnapshotSeries::write_xdmf() const {
   const std::vector<std::string> velocity = xdmf_velocity(field_names_, grid_.ndim);
   for (const auto& e : entries_) {
     auto field = [&](const std::string& f) {
-      return "<DataItem Dimensions=\"" + field_dims + "\" NumberType=\"Float\" Precision=\"" +
-             std::to_string(bytes_) + "\" Format=\"HDF\">" + e.file + ":/fields/" + f + "</DataItem>";
+      return "<DataItem Dimensions=\"" + field_dims + "\" NumberType=\"Float\" Precision=\"" + std::to_string(bytes_) +
+             "\" Format=\"HDF\">" + e.file + ":/fields/" + f + "</DataItem>";
     };
     x << "   <Grid Name=\"step " << e.step << "\" GridType=\"Uniform\">\n"
       << "    <Time Value=\"" << format_real(e.time) << "\"/>\n"

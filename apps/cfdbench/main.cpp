@@ -415,19 +415,6 @@ bool contains(const std::vector<std::string>& list, const std::string& item) {
   return std::find(list.begin(), list.end(), item) != list.end();
 }
 
-// "MemTotal" or "MemAvailable" of /proc/meminfo in GiB (0 if unknown), as cfdrun reads it.
-double memory_gib(const char* key) {
-  std::FILE* f = std::fopen("/proc/meminfo", "r");
-  if (!f) return 0;
-  char line[256];
-  double kib = 0;
-  const size_t n = std::strlen(key);
-  while (std::fgets(line, sizeof line, f))
-    if (std::strncmp(line, key, n) == 0 && line[n] == ':') kib = std::atof(line + n + 1);
-  std::fclose(f);
-  return kib / (1024.0 * 1024.0);
-}
-
 constexpr double gib = 1024.0 * 1024.0 * 1024.0;
 
 // The fewest bytes a solver's case of n points per side holds at once on
@@ -438,50 +425,6 @@ constexpr double gib = 1024.0 * 1024.0 * 1024.0;
 double least_bytes(const std::string& solver, double cells, int real_bytes) {
   const double arrays = solver == "sod" ? 6 : solver == "euler2d" ? 10 : 2;
   return arrays * real_bytes * cells;
-}
-
-// cfdrun's report of a failed allocation (apps/cfdrun/main.cpp,
-// describe_failure), for the same case here: what, how much, and how much
-// memory there is; other errors as they are.
-std::string describe_failure(const std::exception& e) {
-  const std::string what = e.what();
-  const bool kokkos = what.find("Kokkos failed to allocate") != std::string::npos ||
-                      what.find("memory space failed to allocate") != std::string::npos;
-  if (!kokkos && !dynamic_cast<const std::bad_alloc*>(&e)) return what;
-  auto between = [&](const std::string& before, const std::string& after) {
-    const auto a = what.find(before);
-    if (a == std::string::npos) return std::string();
-    const auto b = what.find(after, a + before.size());
-    return b == std::string::npos ? std::string() : what.substr(a + before.size(), b - a - before.size());
-  };
-  std::string out = "out of memory: ";
-  if (kokkos) {
-    // Kokkos 3 to 4.5: 'label "bench::copy_src" ... named "Host" ... Allocation of size 32 G failed';
-    // Kokkos 4.6: 'Kokkos ERROR: Cuda memory space failed to allocate 32.0 GiB (label="bench::copy_src").'
-    std::string label = between("label \"", "\""), space = between("named \"", "\"");
-    std::string size = between("Allocation of size ", " failed");
-    if (size.empty()) {
-      label = between("(label=\"", "\")");
-      space = between("Kokkos ERROR: ", " memory space failed");
-      size = between("failed to allocate ", " (label=");
-      if (!size.empty() && size.back() == 'B') size.pop_back();
-    }
-    out += "cannot allocate " + (label.empty() ? std::string("an array") : "'" + label + "'") +
-           (size.empty() ? "" : " (" + size + "B)") + (space.empty() ? "" : " in " + space + " memory");
-  } else {
-    out += "a host allocation failed (std::bad_alloc)";
-  }
-  char mem[160];
-#ifdef KOKKOS_ENABLE_CUDA
-  if (what.find("named \"Cuda") != std::string::npos || what.find("ERROR: Cuda memory space") != std::string::npos) {
-    std::snprintf(mem, sizeof mem, "; the GPU has %.1f GiB of memory",
-                  static_cast<double>(Kokkos::Cuda().cuda_device_prop().totalGlobalMem) / gib);
-    return out + mem + ". Smaller --sizes, --precision fp32, or more ranks (mpirun, one GPU each) need less per GPU";
-  }
-#endif
-  std::snprintf(mem, sizeof mem, "; this machine has %.1f GiB of memory, %.1f GiB available", memory_gib("MemTotal"),
-                memory_gib("MemAvailable"));
-  return out + mem + ". Smaller --sizes, --precision fp32, or more ranks (mpirun) need less per process";
 }
 
 int main(int argc, char* argv[]) {
@@ -613,7 +556,7 @@ int main(int argc, char* argv[]) {
   // fit in the memory available, by the least it needs, is refused first,
   // with cfdrun's status for memory that cannot be allocated (1).
   if (std::is_same_v<cfd::MemSpace, Kokkos::HostSpace>) {
-    const double available = memory_gib("MemAvailable");
+    const double available = cfd::memory_gib("MemAvailable");
     for (const auto& size : sizes)
       for (const auto& [solver, solver_variants] : matrix)
         for (const auto& prec : precisions) {
@@ -625,7 +568,7 @@ int main(int argc, char* argv[]) {
                          "cfdbench: error: out of memory: %s %s at n = %s needs at least %.1f GiB per process; this "
                          "machine has %.1f GiB of memory, %.1f GiB available. Smaller --sizes%s, or more ranks "
                          "(mpirun) need less per process\n",
-                         solver.c_str(), prec.c_str(), size.c_str(), need, memory_gib("MemTotal"), available,
+                         solver.c_str(), prec.c_str(), size.c_str(), need, cfd::memory_gib("MemTotal"), available,
                          prec == "fp32" ? "" : ", --precision fp32");
             return 1;
           }
@@ -677,7 +620,8 @@ int main(int argc, char* argv[]) {
     // A failed allocation (Kokkos throws) ended the matrix; cfdrun's words
     // and status (1) for it. The rows measured before were printed already.
     std::fflush(stdout);
-    std::fprintf(stderr, "cfdbench: error: %s\n", describe_failure(e).c_str());
+    std::fprintf(stderr, "cfdbench: error: %s\n",
+                 cfd::describe_failure(e, "Smaller --sizes, --precision fp32").c_str());
     return 1;
   }
 

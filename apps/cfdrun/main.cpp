@@ -4,6 +4,7 @@
 #include "core/command_line.hpp"
 #include "core/config.hpp"
 #include "core/job_control.hpp"
+#include "core/memory_meter.hpp"
 #include "core/parallel.hpp"
 #include "core/version.hpp"
 #include "physics/solvers.hpp"
@@ -104,62 +105,6 @@ void check_kokkos_option(const std::string& option) {
       throw std::invalid_argument(option + ": expected --kokkos-" + name + "=N with N a whole number (e.g. --kokkos-" +
                                   name + "=4)");
   }
-}
-
-// "MemTotal" or "MemAvailable" of /proc/meminfo in GiB (0 if unknown).
-double memory_gib(const char* key) {
-  std::FILE* f = std::fopen("/proc/meminfo", "r");
-  if (!f) return 0;
-  char line[256];
-  double kib = 0;
-  const size_t n = std::strlen(key);
-  while (std::fgets(line, sizeof line, f))
-    if (std::strncmp(line, key, n) == 0 && line[n] == ':') kib = std::atof(line + n + 1);
-  std::fclose(f);
-  return kib / (1024.0 * 1024.0);
-}
-
-// What went wrong, in words: an allocation that failed says what it was
-// for, how much, and how much memory the machine has.
-std::string describe_failure(const std::exception& e) {
-  std::string what = e.what();
-  const bool kokkos = what.find("Kokkos failed to allocate") != std::string::npos ||
-                      what.find("memory space failed to allocate") != std::string::npos;
-  if (!kokkos && !dynamic_cast<const std::bad_alloc*>(&e)) return what;
-  std::string out = "out of memory: ";
-  if (kokkos) {
-    // Kokkos 3 to 4.5: 'label "euler2d::u" ... named "Host" ... Allocation of size 298 G failed';
-    // Kokkos 4.6: 'Kokkos ERROR: Cuda memory space failed to allocate 670.6 GiB (label="diffusion::u").'
-    auto between = [&](const std::string& before, const std::string& after) {
-      const auto a = what.find(before);
-      if (a == std::string::npos) return std::string();
-      const auto b = what.find(after, a + before.size());
-      return b == std::string::npos ? std::string() : what.substr(a + before.size(), b - a - before.size());
-    };
-    std::string label = between("label \"", "\""), space = between("named \"", "\"");
-    std::string size = between("Allocation of size ", " failed");
-    if (size.empty()) {  // Kokkos 4.6
-      label = between("(label=\"", "\")");
-      space = between("Kokkos ERROR: ", " memory space failed");
-      size = between("failed to allocate ", " (label=");
-      if (!size.empty() && size.back() == 'B') size.pop_back();  // "670.6 GiB" -> "670.6 Gi" + "B" below
-    }
-    out += "cannot allocate " + (label.empty() ? std::string("an array") : "'" + label + "'") +
-           (size.empty() ? "" : " (" + size + "B)") + (space.empty() ? "" : " in " + space + " memory");
-  } else {
-    out += "a host allocation failed (std::bad_alloc)";
-  }
-  char mem[160];
-#ifdef KOKKOS_ENABLE_CUDA
-  if (what.find("named \"Cuda") != std::string::npos || what.find("ERROR: Cuda memory space") != std::string::npos) {
-    std::snprintf(mem, sizeof mem, "; the GPU has %.1f GiB of memory",
-                  static_cast<double>(Kokkos::Cuda().cuda_device_prop().totalGlobalMem) / (1024.0 * 1024.0 * 1024.0));
-    return out + mem + ". A smaller grid, fp32, or more ranks (mpirun, one GPU each) need less per GPU";
-  }
-#endif
-  std::snprintf(mem, sizeof mem, "; this machine has %.1f GiB of memory, %.1f GiB available", memory_gib("MemTotal"),
-                memory_gib("MemAvailable"));
-  return out + mem + ". A smaller grid, fp32, or more ranks (mpirun) need less per process";
 }
 
 // Messages about the command line and the case come from rank 0 alone:
@@ -381,7 +326,7 @@ int main(int argc, char* argv[]) {
     if (root) std::fprintf(stderr, "cfdrun: error: %s\n", e.what());
     status = cfd::exit_failed;
   } catch (const std::exception& e) {
-    const std::string message = describe_failure(e);
+    const std::string message = cfd::describe_failure(e, "A smaller grid, fp32");
     // This rank alone: the others may wait for it in a collective call, so
     // it ends them all rather than leave them hanging.
     if (world.size() > 1) {
