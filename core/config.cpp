@@ -248,8 +248,14 @@ Config Config::from_string(const std::string& text, const std::string& source_na
     }
     root = YAML::Load(text);
   } catch (const YAML::Exception& e) {
+    // yaml-cpp's depth guard (YAML::DeepRecursion, at 500 levels) says only
+    // "bad file": we never give it a file, so that message means nesting.
+    const std::string why = e.msg == "bad file"
+                                ? "nested too deeply ([ ] or { } inside each other hundreds of times); the sections of "
+                                  "a case file are one or two levels deep"
+                                : e.msg;
     throw ConfigError(source_name + ":" + std::to_string(e.mark.line + 1) + ":" + std::to_string(e.mark.column + 1) +
-                      ": error: YAML syntax: " + e.msg);
+                      ": error: YAML syntax: " + why);
   }
   if (!root.IsDefined() || root.IsNull()) root = YAML::Node(YAML::NodeType::Map);
   if (!root.IsMap())

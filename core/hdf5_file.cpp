@@ -1,5 +1,6 @@
 #include "core/hdf5_file.hpp"
 
+
 #include "core/safe_files.hpp"
 
 #include <fcntl.h>
@@ -9,6 +10,7 @@
 #include <unistd.h>
 #ifdef __linux__
 #include <sys/prctl.h>
+#include <sys/statvfs.h>
 #endif
 
 #include <algorithm>
@@ -17,6 +19,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <exception>
+#include <filesystem>
 #include <limits>
 #include <stdexcept>
 
@@ -39,6 +43,18 @@ void silence_hdf5() {
 // The system's reason for a failed HDF5 call, when it left one in errno
 // ("No space left on device").
 std::string system_cause() { return errno != 0 ? std::string(": ") + std::strerror(errno) : std::string(); }
+
+// MPI-IO does not always leave errno behind (a rank whose write failed on a
+// full disk said only "cannot write dataset"): the disk is asked directly.
+std::string write_cause(const std::string& path) {
+  std::string cause = system_cause();
+  if (!cause.empty()) return cause;
+  struct statvfs disk {};
+  const std::string folder = std::filesystem::path(path).parent_path().string();
+  if (statvfs(folder.empty() ? "." : folder.c_str(), &disk) == 0 && disk.f_bavail == 0)
+    return std::string(": ") + std::strerror(ENOSPC);
+  return cause;
+}
 
 void check(herr_t status, const std::string& what) {
   if (status < 0) throw std::runtime_error(what + system_cause());
@@ -123,6 +139,17 @@ H5Writer::H5Writer(std::string path, MPI_Comm comm, bool checksum)
 #endif
 
 H5Writer::~H5Writer() {
+#ifdef CFDRUN_HAVE_PARALLEL_HDF5
+  // An error on the way out of the collective part: closing is itself
+  // collective (a barrier, a truncate), and the other ranks are at another
+  // collective call or none, so a close here would hang the job (a full disk
+  // on 2 ranks once did). The handle is left; the error reaches cfdrun's
+  // main, which ends every rank with its message. The temporary file goes.
+  if (comm_ != MPI_COMM_NULL && file_ >= 0 && std::uncaught_exceptions() > 0) {
+    std::remove(tmp_path_.c_str());
+    return;
+  }
+#endif
   if (file_ >= 0) {
     H5Fclose(file_);
     if (rank_ == 0) std::remove(tmp_path_.c_str());
@@ -161,7 +188,8 @@ void H5Writer::write_block(const std::string& name, hid_t type, const void* data
   if (comm_ != MPI_COMM_NULL) H5Pset_dxpl_mpio(dxpl.id, H5FD_MPIO_INDEPENDENT);
 #endif
   errno = 0;
-  check(H5Dwrite(set.id, type, memory.id, space.id, dxpl.id, data), path_ + ": cannot write dataset " + name);
+  if (H5Dwrite(set.id, type, memory.id, space.id, dxpl.id, data) < 0)
+    throw std::runtime_error(path_ + ": cannot write dataset " + name + write_cause(path_));
 }
 
 void H5Writer::block(const std::string& name, const double* data, const std::vector<hsize_t>& dims,

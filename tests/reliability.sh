@@ -5,6 +5,7 @@
 #   failed_run_keeps  a run that fails early leaves the earlier results as they were
 #   locked            a second cfdrun on the same folder is refused
 #   full_disk         a full disk: status 1, "No space left on device", no *.tmp, every file complete
+#   full_disk_ranks   the same under mpirun on 2 and 3 ranks: no hang, every rank's message has the cause
 #   read_only         a read-only folder: status 1, "Read-only file system"
 #   compare_not_finite, compare_subnormal, compare_empty: cfdcompare's answers
 # Exits 77 (skipped) where the machine cannot provide the condition (a
@@ -75,7 +76,7 @@ locked)
   echo "$out" | grep -q "another cfdrun is writing to this folder (pid $first" || fail "message: $out"
   echo "second run refused: $out"
   ;;
-full_disk | read_only)
+full_disk | full_disk_ranks | read_only)
   [ "$(id -u)" = 0 ] || { echo "skipped: mounting a tmpfs needs root"; exit 77; }
   mkdir mnt
   opts=size=400k
@@ -88,6 +89,29 @@ full_disk | read_only)
     [ $status -eq 1 ] || fail "status $status: $out"
     echo "$out" | grep -q "Read-only file system" || fail "message: $out"
     echo "read-only folder: $out"
+    exit 0
+  fi
+  if [ $case = full_disk_ranks ]; then
+    # Parallel HDF5 on a full disk: a rank whose write fails while the others
+    # are in another collective call must end them all (2 and 3 ranks once
+    # hung in H5Fclose), with the cause on every rank that says anything.
+    [ -n "${MPIEXEC:-}" ] || { echo "skipped: no mpirun"; exit 77; }
+    export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMP_NUM_THREADS=1
+    for ranks in 2 3; do
+      for n in 16 20 32 40 48; do
+        rm -rf mnt/k
+        out=$(timeout 120 "$MPIEXEC" --oversubscribe -np $ranks "$cfdrun" "$config/kh.yaml" -q --output mnt/k \
+          --set grid.nx=$n --set grid.ny=$n --set time.end_time=0.5 --set output.time_interval=0.01 2>&1)
+        status=$?
+        [ $status -eq 124 ] && fail "$ranks ranks, $n x $n: hung"
+        [ $status -eq 1 ] || fail "$ranks ranks, $n x $n: status $status: $out"
+        echo "$out" | grep "^cfdrun: error" | grep -qv "No space left on device" &&
+          fail "$ranks ranks, $n x $n: a rank's message without its cause: $out"
+        echo "$out" | grep -q "No space left on device" || fail "$ranks ranks, $n x $n: message: $out"
+        all_complete mnt/k
+        echo "$ranks ranks, $n x $n: $(echo "$out" | grep '^cfdrun: error' | head -1)"
+      done
+    done
     exit 0
   fi
   # Sizes that fill the disk at a snapshot, in the XDMF index, in the history.
