@@ -1,6 +1,5 @@
 #include "core/hdf5_file.hpp"
 
-
 #include "core/safe_files.hpp"
 
 #include <fcntl.h>

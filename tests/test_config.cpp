@@ -229,7 +229,8 @@ TEST(Config, NotUtf8AndDirectivesAreRefused) {
 
 // yaml-cpp stops at 500 levels and says only "bad file" (#34).
 TEST(Config, DeepNestingIsNamed) {
-  const std::string e = file_error("solver: diffusion\ngrid: " + std::string(3000, '[') + std::string(3000, ']') + "\n");
+  const std::string e =
+      file_error("solver: diffusion\ngrid: " + std::string(3000, '[') + std::string(3000, ']') + "\n");
   EXPECT_NE(e.find(":2:"), std::string::npos) << e;
   EXPECT_NE(e.find("error: YAML syntax: nested too deeply"), std::string::npos) << e;
   EXPECT_EQ(e.find("bad file"), std::string::npos) << e;
