@@ -139,6 +139,31 @@ def open_snapshot(path):
         die(e)
 
 
+def active_box(data):
+    """Where a 2D field differs from its background (its median) by more
+    than 1e-3 of its range, when that is under 2% of the grid (a point
+    source, the diffusion seed's spike): the slices of that box with a
+    margin, square where the grid allows, or None (draw everything)."""
+    finite = np.isfinite(data)
+    if not finite.any():
+        return None
+    lo, hi = np.nanmin(np.where(finite, data, np.nan)), np.nanmax(np.where(finite, data, np.nan))
+    if not hi > lo:
+        return None
+    mask = finite & (np.abs(data - np.median(data[finite])) > 1e-3 * (hi - lo))
+    if not mask.any() or mask.sum() > 0.02 * data.size:
+        return None
+    rows, cols = np.nonzero(mask.any(axis=1))[0], np.nonzero(mask.any(axis=0))[0]
+    half = max(rows[-1] - rows[0], cols[-1] - cols[0]) // 2 + 1
+    half = max(8, int(half * 1.5))
+    cj, ci = (rows[0] + rows[-1]) // 2, (cols[0] + cols[-1]) // 2
+    sj = slice(max(cj - half, 0), min(cj + half + 1, data.shape[0]))
+    si = slice(max(ci - half, 0), min(ci + half + 1, data.shape[1]))
+    if sj.stop - sj.start >= 0.8 * data.shape[0] and si.stop - si.start >= 0.8 * data.shape[1]:
+        return None
+    return sj, si
+
+
 def frame_of(snap, path, a):
     """What the picture of one snapshot shows: its title and, in 2D, one
     field (x, y, data, zoomed) or, in 1D, its panels (x, {name: values})."""
@@ -152,11 +177,18 @@ def frame_of(snap, path, a):
         name = a.field or DEFAULT_FIELD.get(solver, fields[0])
         data = snap[name].astype(float)
         y = snap.y
-        if a.zoom > 0:
+        if a.zoom is not None and a.zoom > 0:
             j, i = np.unravel_index(np.argmax(data), data.shape)
             sj = slice(max(j - a.zoom, 0), j + a.zoom + 1)
             si = slice(max(i - a.zoom, 0), i + a.zoom + 1)
             data, x, y = data[sj, si], x[si], y[sj]
+        elif a.zoom is None and not a.movie:
+            box = active_box(data)
+            if box:
+                sj, si = box
+                data, x, y = data[sj, si], x[si], y[sj]
+                fr["title"] += f"\nthe {si.stop - si.start} x {sj.stop - sj.start} points where it varies " \
+                               f"(--zoom 0: all)"
         fr.update(ndim=2, name=name, x=x, y=y, data=data, label=label_of(snap, name),
                   xlabel=axis_label(snap, "x"), ylabel=axis_label(snap, "y"))
     else:
@@ -164,7 +196,7 @@ def frame_of(snap, path, a):
         names = [a.field] if a.field else [n for n in FIELDS_1D if n in fields] + \
             [n for n in fields if n not in FIELDS_1D]
         lo, hi = 0, len(x)
-        if a.zoom > 0:  # around the steepest gradient of the first field (a shock, a contact)
+        if a.zoom:  # around the steepest gradient of the first field (a shock, a contact)
             k = int(np.argmax(np.abs(np.diff(snap[names[0]]))))
             lo, hi = max(k - a.zoom, 0), min(k + a.zoom + 2, len(x))
         fr.update(ndim=1, names=names, x=x[lo:hi], values={n: snap[n][lo:hi] for n in names},
@@ -490,8 +522,10 @@ def main():
     p.add_argument("-f", "--field", help="field to draw (default: rho for euler2d and sod, u for diffusion; "
                                          "1D: every field, one panel each)")
     p.add_argument("--log", action="store_true", help="logarithmic colour scale (2D) or y axes (1D, --history)")
-    p.add_argument("--zoom", type=int, default=0,
-                   help="show only N points either side of the maximum (2D) or of the steepest gradient (1D)")
+    p.add_argument("--zoom", type=int, default=None,
+                   help="show only N points either side of the maximum (2D) or of the steepest gradient (1D); "
+                        "0: the whole grid. Default: 2D pictures of a field that varies on under 2%% of the grid "
+                        "(a point source) show the box where it varies, said in the title; otherwise the whole grid")
     p.add_argument("-o", "--output", help="picture to write, its format from its ending (.png, .pdf, .svg, ...; "
                                           "default: each SNAPSHOT with .png; with one snapshot only)")
     p.add_argument("--movie", metavar="OUT.mp4",
@@ -503,6 +537,8 @@ def main():
     p.add_argument("--columns", help="--history: the columns to draw, comma-separated (default: all but step, "
                                      "time, dt)")
     a = p.parse_args()
+    if a.zoom is not None and a.zoom < 0:
+        die(f"--zoom takes a number of points, 0 or more, got {a.zoom}")
     if a.output is not None:
         check_picture_name(a.output)
     if a.history:

@@ -286,32 +286,4 @@ double clock_value(const Attributes& clock, const std::string& name) {
   throw ConfigError("the checkpoint lacks the solver's counter clock." + name);
 }
 
-bool changeable_on_restart(const std::string& key) {
-  static const char* const changeable[] = {"time.steps",
-                                           "time.end_time",
-                                           "output.every",
-                                           "output.time_interval",
-                                           "output.history_every",
-                                           "output.progress_seconds",
-                                           "output.checkpoint_every",
-                                           "output.checkpoint_interval",
-                                           "output.checkpoint_wall_seconds",
-                                           "output.checkpoint_keep",
-                                           "output.checkpoint_at_end",
-                                           "diffusion.text_output",
-                                           "diffusion.cg_max_iterations",  // a cap: no converged solve changes
-                                           "diffusion.fused_steps",        // the same bits at any value
-                                           "sod.text_output",
-                                           "sod.fused_steps",      // the same bits at any value
-                                           "euler2d.fused_stage",  // the same bits either way
-                                           "run.wall_time",
-                                           "run.check_every",
-                                           "run.dt_floor",
-                                           "parallel.ranks_x",
-                                           "parallel.ranks_y"};
-  for (const char* k : changeable)
-    if (key == k) return true;
-  return false;
-}
-
 }  // namespace cfd

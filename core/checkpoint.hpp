@@ -38,6 +38,9 @@ struct CheckpointHeader {
   std::vector<std::string> state;  // names of the state datasets
   Attributes clock;                // the solver's counters (step, time, ...)
   LoopRecord loop;
+  // cfdrun --restart --output NEW: the run continues into another folder (a
+  // branch), which starts afresh; the checkpoint's folder is not touched.
+  bool new_folder = false;
 };
 
 // Checkpoint format version: 2 has a checksum (H5Writer's user block) that
@@ -79,10 +82,5 @@ void clear_after_checkpoint(const SnapshotSeries& series, const CheckpointHeader
 // A counter of a solver's clock (Attributes from clock()); throws naming it
 // when the checkpoint lacks it.
 double clock_value(const Attributes& clock, const std::string& name);
-
-// Whether --set may change `key` when a run continues from a checkpoint:
-// the end of the run, output cadence, checkpoints, job control and the
-// process grid may; the physics, grid, numerics and precision may not.
-bool changeable_on_restart(const std::string& key);
 
 }  // namespace cfd

@@ -26,6 +26,29 @@ const char* type_name(KeyType type) {
   return "?";
 }
 
+const char* on_restart_name(OnRestart r) {
+  switch (r) {
+    case OnRestart::fixed: return "fixed";
+    case OnRestart::same_bits: return "same bits";
+    case OnRestart::branches: return "branches";
+  }
+  return "?";
+}
+
+void mark_on_restart(std::vector<KeySpec>& keys, const std::vector<std::string>& paths, OnRestart how) {
+  for (const auto& path : paths) {
+    const bool section = path.size() > 2 && path.compare(path.size() - 2, 2, ".*") == 0;
+    bool found = false;
+    for (auto& spec : keys) {
+      if (section ? spec.path.compare(0, path.size() - 1, path, 0, path.size() - 1) == 0 : spec.path == path) {
+        spec.on_restart = how;
+        found = true;
+      }
+    }
+    if (!found) throw std::logic_error("mark_on_restart: no key " + path);  // a typo in a solver's table
+  }
+}
+
 std::string format_real(double value) {
   char buf[64];
   for (int digits = 1; digits <= 17; ++digits) {
@@ -518,7 +541,7 @@ std::string Config::resolved_yaml() const {
 }
 
 std::string keys_markdown(const std::vector<KeySpec>& keys) {
-  std::string out = "| key | type | default | meaning |\n|---|---|---|---|\n";
+  std::string out = "| key | type | default | on --restart | meaning |\n|---|---|---|---|---|\n";
   for (const auto& k : keys) {
     std::string type = type_name(k.type);
     if (k.type == KeyType::choice) type = "`" + join(k.choices, "` \\| `") + "`";
@@ -542,7 +565,7 @@ std::string keys_markdown(const std::vector<KeySpec>& keys) {
       help += " (only with `" + k.belongs_to.substr(0, eq) + ": " + values + "`" +
               (k.only_warn ? "; ignored otherwise" : "") + ")";
     }
-    out += "| `" + k.path + "` | " + type + " | " + def + " | " + help + " |\n";
+    out += "| `" + k.path + "` | " + type + " | " + def + " | " + on_restart_name(k.on_restart) + " | " + help + " |\n";
   }
   return out;
 }

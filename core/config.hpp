@@ -15,6 +15,17 @@ namespace cfd {
 
 enum class KeyType { integer, real, boolean, string, choice };
 
+// What `cfdrun --restart` may do with a key given by --set: the one list of
+// what can change when a run continues (--help, the error for a fixed key
+// and the user guide's table are made from it).
+enum class OnRestart {
+  fixed,      // grid, physics, precision, initial state: the checkpoint's state means nothing otherwise
+  same_bits,  // cadence, limits, kernel shapes, rank count, folder: the run goes on as if never stopped
+  branches,   // numerics that may change mid-run (cfl, Riemann solver, ...): the results then differ from an
+              // unbranched run from the checkpoint's step on
+};
+const char* on_restart_name(OnRestart r);
+
 struct KeySpec {
   std::string path;  // "section.key"; "section.*" declares a section of user-named keys of one type
   KeyType type;
@@ -32,7 +43,12 @@ struct KeySpec {
   // file's limiter, then --set euler2d.reconstruction=dc), not for keys that
   // are plainly another choice's (another problem's constants).
   bool only_warn = false;
+  OnRestart on_restart = OnRestart::fixed;
 };
+
+// Marks the keys of `paths` (exact, or "section.*" for a whole section) as
+// `how` may change on --restart.
+void mark_on_restart(std::vector<KeySpec>& keys, const std::vector<std::string>& paths, OnRestart how);
 
 // A bad case file or override. The message already names where and which key.
 struct ConfigError : std::runtime_error {

@@ -156,6 +156,7 @@ std::vector<KeySpec> parallel_keys(int ndim) {
                  {},
                  0,
                  1e6});
+  mark_on_restart(k, {"parallel.*"}, OnRestart::same_bits);  // the same bits on any rank count
   return k;
 }
 

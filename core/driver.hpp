@@ -312,7 +312,7 @@ SolveTimings run_time_loop(Physics& physics, const TimeLoop& loop, SnapshotSerie
     if (physics.step() != from.step)
       throw CollectiveError(from.path + ": the restored state is at step " + std::to_string(physics.step()) +
                             ", the checkpoint says " + std::to_string(from.step));
-    if (root) clear_after_checkpoint(series, from);
+    if (root && !from.new_folder) clear_after_checkpoint(series, from);  // a branch's folder is new
     series.resume(from.loop.series, from.loop.series_fields, from.loop.series_bytes);
     record.reference_dt = from.loop.reference_dt;
   } else {
@@ -321,7 +321,9 @@ SolveTimings run_time_loop(Physics& physics, const TimeLoop& loop, SnapshotSerie
   }
   timings.h2d_s = phase.seconds();
   if (hooks.started) hooks.started();
-  if (!loop.restart) {
+  // A new run, or a branch (--restart --output NEW): the series of the new
+  // folder begins with the starting state.
+  if (!loop.restart || loop.restart->new_folder) {
     Stopwatch io;
     snapshot({});
     history_row(0);

@@ -165,7 +165,30 @@ void H5Writer::write_block(const std::string& name, hid_t type, const void* data
                H5Sclose};
   Handle lcpl{H5Pcreate(H5P_LINK_CREATE), H5Pclose};
   H5Pset_create_intermediate_group(lcpl.id, 1);
-  Handle set{check_id(H5Dcreate2(file_, name.c_str(), type, space.id, lcpl.id, H5P_DEFAULT, H5P_DEFAULT),
+  Handle dcpl{H5Pcreate(H5P_DATASET_CREATE), H5Pclose};
+  hsize_t points = 1;
+  for (hsize_t d : dims) points *= d;
+  if (compression_ > 0 && points > 0) {
+#ifdef CFDRUN_HAVE_PARALLEL_HDF5
+    if (comm_ != MPI_COMM_NULL) throw std::logic_error(path_ + ": compression in a parallel write");
+#endif
+    if (H5Zfilter_avail(H5Z_FILTER_DEFLATE) <= 0)
+      throw std::runtime_error(path_ + ": this HDF5 library has no deflate filter (zlib); set output.compression: 0");
+    // Chunks of whole rows (planes in 3D) up to about 1 MiB: the unit that
+    // deflate compresses and a reader decompresses at once.
+    std::vector<hsize_t> chunk = dims;
+    const hsize_t bytes = H5Tget_size(type);
+    for (size_t d = 0; d < chunk.size(); ++d) {
+      hsize_t inner = bytes;
+      for (size_t e = d + 1; e < chunk.size(); ++e) inner *= chunk[e];
+      chunk[d] = std::max<hsize_t>(1, std::min<hsize_t>(chunk[d], (hsize_t{1} << 20) / inner));
+      if (chunk[d] > 1 || inner >= (hsize_t{1} << 20)) break;
+    }
+    check(H5Pset_chunk(dcpl.id, static_cast<int>(chunk.size()), chunk.data()), path_ + ": cannot chunk " + name);
+    check(H5Pset_shuffle(dcpl.id), path_ + ": cannot shuffle " + name);
+    check(H5Pset_deflate(dcpl.id, static_cast<unsigned>(compression_)), path_ + ": cannot deflate " + name);
+  }
+  Handle set{check_id(H5Dcreate2(file_, name.c_str(), type, space.id, lcpl.id, dcpl.id, H5P_DEFAULT),
                       path_ + ": cannot create dataset " + name),
              H5Dclose};
   hsize_t entries = 1;
@@ -331,6 +354,11 @@ Checksum h5_verify_checksum(const std::string& path, std::string* why) {
     if (!hdf5_after) return Checksum::absent;
     return bad("its checksum block is damaged");
   }
+  // The whole block is what commit() wrote: the text, then zeros (a flip
+  // in the padding is damage too).
+  char expected[h5_checksum_block] = {0};
+  std::snprintf(expected, sizeof expected, "cfdrun checksum 1\nlength %ld\ndigest %016llx\n", length, digest);
+  if (std::memcmp(block, expected, h5_checksum_block) != 0) return bad("its checksum block is damaged");
   long actual = 0;
   std::uint64_t computed = 0;
   try {

@@ -61,6 +61,10 @@ class H5Writer {
   void attribute(const std::string& name, const std::string& value);
   // A string attribute of a dataset written before ("fields/rho", "units").
   void dataset_attribute(const std::string& dataset, const std::string& name, const std::string& value);
+  // Datasets written from here on are chunked, shuffled and deflated at
+  // this level (1-9; 0: stored as they are). Serial files only.
+  void compress(int level) { compression_ = level; }
+  bool compressed() const { return compression_ > 0; }
   // The end of the collective part: true on rank 0, which carries on alone.
   bool end_collective();
   // Closes and renames the file into place; `durable` also waits until it
@@ -76,6 +80,7 @@ class H5Writer {
   hid_t file_ = -1;
   bool committed_ = false;
   bool checksum_ = false;
+  int compression_ = 0;
   int rank_ = 0;  // in the communicator of a parallel file; 0 otherwise
 #ifdef CFDRUN_HAVE_PARALLEL_HDF5
   MPI_Comm comm_ = MPI_COMM_NULL;

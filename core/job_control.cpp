@@ -150,7 +150,7 @@ double parse_wall_time(const std::string& text) {
 namespace cfd {
 
 std::vector<KeySpec> run_keys() {
-  return {
+  std::vector<KeySpec> k = {
       {"run.wall_time", KeyType::string, "",
        "stop before this much wall-clock time (HH:MM:SS, MM:SS or seconds) has passed since cfdrun started, "
        "leaving a checkpoint (same as --wall-time); empty: no limit"},
@@ -169,6 +169,11 @@ std::vector<KeySpec> run_keys() {
        0,
        1},
   };
+  k.push_back({"run.continued_from", KeyType::string, "",
+               "set by cfdrun --restart CHECKPOINT --output NEW: the checkpoint (and its step) this run continues "
+               "from, stored with its results; empty for a run from its initial state"});
+  mark_on_restart(k, {"run.*"}, OnRestart::same_bits);  // limits and checks: no effect on a result
+  return k;
 }
 
 RunSettings run_settings(const Config& config) {

@@ -261,7 +261,8 @@ void SnapshotSeries::write_global(const std::string& path, const std::string& gr
   // With parallel HDF5 every rank writes its block into the one file;
   // otherwise rank 0 holds one global field at a time, gathered, written
   // and dropped.
-  const bool parallel = parallel_writer();
+  const bool compressed = compression_ > 0 && !durable;  // checkpoints stay as they are
+  const bool parallel = parallel_writer() && !compressed;
   std::optional<H5Writer> file;
 #ifdef CFDRUN_HAVE_PARALLEL_HDF5
   if (parallel) {
@@ -272,6 +273,7 @@ void SnapshotSeries::write_global(const std::string& path, const std::string& gr
   if (!parallel && dec_.comm.is_root()) {
     claim(path);
     file.emplace(path, durable);
+    if (compressed) file->compress(compression_);
   }
   std::vector<hsize_t> dims, offset, count;
   for (int d = grid_.ndim - 1; d >= 0; --d) {
@@ -322,6 +324,9 @@ void SnapshotSeries::write_run_attributes(H5Writer& file, long step, double time
   const char* axis[3] = {"x", "y", "z"};
   file.attribute("time", time);
   file.attribute("step", step);
+  // The format of the files users' scripts read (docs/output-format.md,
+  // "Format versions"): raised when something they read changes.
+  file.attribute("output_format", long{2});
   file.attribute("solver", info_.solver);
   file.attribute("precision", info_.precision);
   file.attribute("layout", info_.layout);
@@ -338,7 +343,8 @@ void SnapshotSeries::write_run_attributes(H5Writer& file, long step, double time
   }
   file.attribute("ranks", static_cast<long>(dec_.comm.size()));
   file.attribute("process_grid", dec_.process_grid());
-  file.attribute("writer", std::string(parallel_writer() ? "parallel HDF5" : "rank 0"));
+  // Compressed snapshots are gathered to rank 0 (write_global).
+  file.attribute("writer", std::string(parallel_writer() && !file.compressed() ? "parallel HDF5" : "rank 0"));
 }
 
 template <class Real>
@@ -514,7 +520,7 @@ void SnapshotSeries::write_xdmf() const {
 namespace cfd {
 
 std::vector<KeySpec> output_keys() {
-  return {
+  std::vector<KeySpec> k = {
       {"output.dir", KeyType::string, "",
        "folder for the results; empty means '<case file name>.out' in the working folder"},
       {"output.every",
@@ -559,7 +565,19 @@ std::vector<KeySpec> output_keys() {
        0},
       {"output.checkpoint_at_end", KeyType::boolean, "true",
        "write a checkpoint of the final state, so that the run can be continued to a later end time"},
+      {"output.compression",
+       KeyType::integer,
+       "0",
+       "deflate snapshots at this level, 1 (fast) to 9 (small), with HDF5's shuffle filter, chunked by rows; "
+       "0: none. Checkpoints are never compressed. Under mpirun compressed snapshots are gathered to rank 0",
+       {},
+       0,
+       9},
   };
+  // Where and how often results are written: a continued run writes the
+  // same results (output.dir: into a new folder, a branch of the run).
+  mark_on_restart(k, {"output.*"}, OnRestart::same_bits);
+  return k;
 }
 
 OutputSettings open_output(const Config& config, const std::string& case_name, const Comm& comm, bool continuing) {
@@ -574,6 +592,7 @@ OutputSettings open_output(const Config& config, const std::string& case_name, c
   s.checkpoint_wall_seconds = config.get_real("output.checkpoint_wall_seconds");
   s.checkpoint_keep = config.get_int("output.checkpoint_keep");
   s.checkpoint_at_end = config.get_bool("output.checkpoint_at_end");
+  s.compression = static_cast<int>(config.get_int("output.compression"));
   if (s.dir.empty()) s.dir = case_name + ".out";
   std::string refused;
   if (comm.is_root()) {

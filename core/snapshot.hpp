@@ -116,6 +116,10 @@ class SnapshotSeries {
   template <class Real>
   void write_global(const std::string& path, const std::string& group, const std::vector<HostField<Real>>& fields,
                     const std::function<void(H5Writer&)>& rest, bool durable = false) const;
+  // Snapshots (not checkpoints) deflated at this level, 1-9 (0: not).
+  // Filters need collective writes, which Open MPI 4.1's OMPIO gets wrong
+  // (H5Writer::write_block), so compressed snapshots are gathered to rank 0.
+  void compress(int level) { compression_ = level; }
   // The attributes every file of the run carries: time, step, solver,
   // build, configuration, grid and ranks.
   void write_run_attributes(H5Writer& file, long step, double time) const;
@@ -190,6 +194,7 @@ class SnapshotSeries {
   int bytes_ = 8;
   std::shared_ptr<OutputFolder> folder_;
   std::string grid_units_ = "1";
+  int compression_ = 0;
 };
 
 }  // namespace cfd
@@ -215,6 +220,7 @@ struct OutputSettings {
   double checkpoint_wall_seconds = 0;
   long checkpoint_keep = 0;
   bool checkpoint_at_end = true;
+  int compression = 0;                   // deflate level of snapshots (0: none)
   std::shared_ptr<OutputFolder> folder;  // rank 0's lock and manifest; null on other ranks
 };
 std::vector<KeySpec> output_keys();

@@ -9,11 +9,13 @@
 #include "core/version.hpp"
 #include "physics/solvers.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <exception>
 #include <filesystem>
+#include <functional>
 #include <new>
 #include <string>
 #include <vector>
@@ -35,13 +37,17 @@ Options:
   --output DIR             write results to DIR (same as --set output.dir=DIR)
   --overwrite              replace the results of an earlier run in the output folder
   --restart CHECKPOINT     continue the run saved in CHECKPOINT (an output folder's
-                           checkpoint_<step>.h5) in the same folder: the snapshot
-                           series, XDMF index and history carry on from its step,
-                           with the bits an uninterrupted run gives. --set may change
-                           time.steps, time.end_time, output.* cadence, run.*,
-                           parallel.* (any rank count), diffusion.cg_max_iterations,
-                           diffusion.fused_steps, sod.fused_steps and
-                           euler2d.fused_stage; other keys are fixed
+                           checkpoint_<step>.h5) in its folder: the snapshot series,
+                           XDMF index and history carry on from its step, with the bits
+                           an uninterrupted run gives. With --output NEW the run branches
+                           into the folder NEW instead (its series begins at the
+                           checkpoint; the old folder is not touched). --set may change
+                           the cadence, limits and rank count (time.steps,
+                           time.end_time, output.*, run.*, parallel.*: the same bits)
+                           and numerics such as time.cfl or euler2d.riemann (then the
+                           results differ from an unbroken run; cfdrun says so); grid,
+                           physics and precision are fixed. The error for a fixed key
+                           lists every key that may change
   --wall-time HH:MM:SS     stop before this much wall-clock time has passed, leaving
                            a checkpoint (same as --set run.wall_time=...)
   --validate               check the case, print the resolved configuration
@@ -107,6 +113,38 @@ void check_kokkos_option(const std::string& option) {
   }
 }
 
+// The keys --restart may change in one way, from the schema: "a, b and c".
+std::string restart_keys(const std::vector<cfd::KeySpec>& keys, cfd::OnRestart how) {
+  std::vector<std::string> names;
+  for (const auto& spec : keys) {
+    if (spec.on_restart != how) continue;
+    // A whole section is named once ("output.*").
+    const std::string section = spec.path.substr(0, spec.path.find('.'));
+    const bool whole = std::all_of(keys.begin(), keys.end(), [&](const cfd::KeySpec& s) {
+      return s.path.rfind(section + ".", 0) != 0 || s.on_restart == how;
+    });
+    const std::string name = whole ? section + ".*" : spec.path;
+    if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
+  }
+  std::string text;
+  for (size_t i = 0; i < names.size(); ++i) text += (i == 0 ? "" : i + 1 == names.size() ? " and " : ", ") + names[i];
+  return text;
+}
+
+// A key's value as the resolved configuration writes it.
+std::string value_text(const cfd::Config& config, const cfd::KeySpec& spec) {
+  try {
+    switch (spec.type) {
+      case cfd::KeyType::integer: return std::to_string(config.get_int(spec.path));
+      case cfd::KeyType::real: return cfd::format_real(config.get_real(spec.path));
+      case cfd::KeyType::boolean: return config.get_bool(spec.path) ? "true" : "false";
+      default: return config.get_string(spec.path);
+    }
+  } catch (const std::exception&) {
+    return "-";
+  }
+}
+
 // Messages about the command line and the case come from rank 0 alone:
 // every rank reads the same ones.
 bool root = true;
@@ -120,6 +158,10 @@ int usage_error(const std::string& message) {
 
 int main(int argc, char* argv[]) {
   cfd::job::process_seconds();  // the wall-time limit counts from here
+  // Line by line even into a pipe or a file, so that the banner and the
+  // progress lines come before a later message on stderr (a stop, an error),
+  // in the order they happened.
+  std::setvbuf(stdout, nullptr, _IOLBF, 0);
   cfd::MpiSession mpi(argc, argv);
   const cfd::Comm world = cfd::Comm::world();
   root = world.is_root();
@@ -209,6 +251,8 @@ int main(int argc, char* argv[]) {
             help += " [" + values + "]";
           }
           if (!key.belongs_to.empty()) help += " (only with " + key.belongs_to + ")";
+          if (key.on_restart != cfd::OnRestart::fixed)
+            help += std::string(" [--restart: ") + cfd::on_restart_name(key.on_restart) + "]";
           std::printf("  %-26s %-8s default %-10s %s\n", key.path.c_str(), cfd::type_name(key.type),
                       key.default_value.empty() ? "-" : key.default_value.c_str(), help.c_str());
         }
@@ -225,27 +269,62 @@ int main(int argc, char* argv[]) {
 
   cfd::Config config;
   cfd::CheckpointHeader checkpoint;
+  std::function<std::vector<std::string>(const cfd::Config&)> branch_notes;  // --restart with new numerics
   std::string failure;  // this rank's reading of the case, when it failed
   try {
     if (restart_file.empty()) {
       config = cfd::Config::from_file(case_file, overrides, cfd::solver_keys);
     } else {
       checkpoint = cfd::read_checkpoint_header(restart_file);
-      for (const auto& key : user_sets)
-        if (!cfd::changeable_on_restart(key))
+      const std::vector<cfd::KeySpec> keys = cfd::solver_keys(checkpoint.solver);
+      const cfd::KeySpec* fixed = nullptr;
+      for (const auto& key : user_sets) {
+        const auto spec = std::find_if(keys.begin(), keys.end(), [&](const cfd::KeySpec& s) { return s.path == key; });
+        if (spec != keys.end() && spec->on_restart == cfd::OnRestart::fixed) fixed = &*spec;
+      }
+      if (fixed)
+        throw cfd::ConfigError(
+            "command line (--set " + fixed->path + "): error: '" + fixed->path +
+            "' cannot change when a run continues from a checkpoint (its state holds the grid, "
+            "physics and precision it was made with); --restart may change " +
+            restart_keys(keys, cfd::OnRestart::same_bits) + " (the same bits as an unbroken run) and " +
+            restart_keys(keys, cfd::OnRestart::branches) + " (the results then differ from an unbroken run)");
+      // The run continues in the folder that holds the checkpoint, or, with
+      // --output NEW, branches into NEW (a fresh folder; the checkpoint's is
+      // left as it is).
+      const std::string own = std::filesystem::path(restart_file).parent_path().string();
+      const std::string home = own.empty() ? std::string(".") : own;
+      std::string dir = home;
+      for (const auto& o : overrides)
+        if (o.rfind("output.dir=", 0) == 0) dir = o.substr(11);
+      std::error_code ec;
+      checkpoint.new_folder = !std::filesystem::equivalent(dir, home, ec);
+      if (checkpoint.new_folder) {
+        overrides.push_back("run.continued_from=" + restart_file + " (step " + std::to_string(checkpoint.step) + ")");
+        // The new folder's history and series begin at the checkpoint.
+        checkpoint.loop.history_bytes = -1;
+        checkpoint.loop.series.clear();
+        checkpoint.loop.kept.clear();
+      } else {
+        if (std::find(user_sets.begin(), user_sets.end(), "output.overwrite") != user_sets.end())
           throw cfd::ConfigError(
-              "command line (--" +
-              std::string(key == "output.dir"         ? "output"
-                          : key == "output.overwrite" ? "overwrite"
-                                                      : "set " + key) +
-              "): error: '" + key +
-              "' cannot change when a run continues from a checkpoint (the run continues in the checkpoint's "
-              "folder with its grid, physics and numerics); --set may change time.steps, time.end_time, "
-              "output.every, output.time_interval, output.history_every, output.progress_seconds, "
-              "output.checkpoint_*, run.* and parallel.*");
-      // The run continues in the folder that holds the checkpoint.
-      std::string dir = std::filesystem::path(restart_file).parent_path().string();
-      overrides.push_back("output.dir=" + (dir.empty() ? std::string(".") : dir));
+              "command line (--overwrite): error: a run continued in its own folder keeps what is there; "
+              "--overwrite goes with --output NEW (a branch of the run into a folder that holds an earlier run)");
+        overrides.push_back("output.dir=" + home);
+      }
+      // Numerics that change here make a branch of the run: said once.
+      const cfd::Config stored = cfd::Config::from_string(
+          checkpoint.configuration, restart_file + " (stored configuration)", {}, cfd::solver_keys);
+      branch_notes = [keys, stored, step = checkpoint.step](const cfd::Config& now) {
+        std::vector<std::string> notes;
+        for (const auto& spec : keys)
+          if (spec.on_restart == cfd::OnRestart::branches && now.given(spec.path) &&
+              value_text(now, spec) != value_text(stored, spec))
+            notes.push_back("cfdrun: note: " + spec.path + " changes from " + value_text(stored, spec) + " to " +
+                            value_text(now, spec) + " at step " + std::to_string(step) +
+                            ": from here the results differ from those of the run continued unchanged");
+        return notes;
+      };
       config = cfd::Config::from_string(checkpoint.configuration, restart_file + " (stored configuration)", overrides,
                                         cfd::solver_keys);
     }
@@ -291,8 +370,11 @@ int main(int argc, char* argv[]) {
     std::fprintf(stderr, "%s\n", failure.c_str());
     return cfd::exit_usage;
   }
-  if (root)
+  if (root) {
     for (const auto& w : config.warnings()) std::fprintf(stderr, "%s\n", w.c_str());
+    if (branch_notes)
+      for (const auto& n : branch_notes(config)) std::fprintf(stderr, "%s\n", n.c_str());
+  }
   if (validate) {
     std::printf("# %s: valid; resolved configuration (defaults filled in)\n%s",
                 (case_file.empty() ? restart_file : case_file).c_str(), config.resolved_yaml().c_str());

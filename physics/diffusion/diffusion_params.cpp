@@ -103,6 +103,11 @@ std::vector<KeySpec> keys() {
     if (spec.path == "diffusion.cg_max_iterations")
       spec.belongs_to = "diffusion.scheme=backward_euler|crank_nicolson", spec.only_warn = true;
   }
+  // What --restart may change (everything else is fixed). A cap on CG's
+  // iterations changes no converged solve; its tolerance changes the bits.
+  mark_on_restart(k, {"time.steps", "diffusion.cg_max_iterations", "diffusion.fused_steps", "diffusion.text_output"},
+                  OnRestart::same_bits);
+  mark_on_restart(k, {"diffusion.cg_tolerance"}, OnRestart::branches);
   for (auto& o : output_keys()) k.push_back(o);
   for (auto& o : run_keys()) k.push_back(o);
   for (auto& o : parallel_keys(2)) k.push_back(o);

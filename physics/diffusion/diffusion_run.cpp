@@ -16,7 +16,8 @@ namespace {
 template <class Real, class Layout>
 int run_case(const Config& config, const Params& p, const RunContext& context) {
   const Decomposition dec = decompose_case(config, make_grid(p), periodic);
-  const OutputSettings out = open_output(config, context.case_name, dec.comm, context.restart != nullptr);
+  const OutputSettings out =
+      open_output(config, context.case_name, dec.comm, context.restart != nullptr && !context.restart->new_folder);
   const bool talk = !context.quiet && dec.comm.is_root();
   const RunInfo info{"diffusion", name(p.precision), name(p.layout), ExecSpace::name(), config.resolved_yaml()};
   const std::string ranks = describe_ranks(dec);
@@ -34,6 +35,7 @@ int run_case(const Config& config, const Params& p, const RunContext& context) {
 
   Solver<Real, Layout> solver(p, dec);
   SnapshotSeries series(out.dir, "diffusion", dec, info, out.folder);
+  series.compress(out.compression);
   series.set_grid_units("dx (point index)");
   TimeLoop loop = TimeLoop::for_case(config, out, context.quiet, context.case_name, context.restart);
   loop.steps = p.steps;

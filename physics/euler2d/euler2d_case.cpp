@@ -18,7 +18,8 @@ namespace cfd::euler2d {
 template <class Real>
 int run_case(const Config& config, const Params& p, const RunContext& context) {
   const Decomposition dec = decompose_case(config, make_grid(p), periodic(p));
-  const OutputSettings out = open_output(config, context.case_name, dec.comm, context.restart != nullptr);
+  const OutputSettings out =
+      open_output(config, context.case_name, dec.comm, context.restart != nullptr && !context.restart->new_folder);
   const bool talk = !context.quiet && dec.comm.is_root();
   const RunInfo info{"euler2d", p.fp32 ? "fp32" : "fp64", "right", ExecSpace::name(), config.resolved_yaml()};
   const std::string ranks = describe_ranks(dec);
@@ -33,6 +34,7 @@ int run_case(const Config& config, const Params& p, const RunContext& context) {
   std::optional<AllocationMeter> meter(std::in_place);
   Solver<Real> solver(p, dec);
   SnapshotSeries series(out.dir, "euler2d", dec, info, out.folder);
+  series.compress(out.compression);
   TimeLoop loop = TimeLoop::for_case(config, out, context.quiet, context.case_name, context.restart);
   loop.steps = p.steps;
   loop.end_time = p.end_time;

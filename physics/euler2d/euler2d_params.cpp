@@ -91,6 +91,11 @@ std::vector<KeySpec> keys() {
     if (spec.path == "euler2d.limiter") spec.belongs_to = "euler2d.reconstruction=plm", spec.only_warn = true;
     if (spec.path == "time.end_time") spec.belongs_to = "time.steps=0", spec.only_warn = true;
   }
+  // What --restart may change (everything else is fixed).
+  mark_on_restart(k, {"time.steps", "time.end_time", "output.time_interval", "euler2d.fused_stage"},
+                  OnRestart::same_bits);
+  mark_on_restart(k, {"time.cfl", "euler2d.reconstruction", "euler2d.limiter", "euler2d.riemann", "euler2d.integrator"},
+                  OnRestart::branches);
   for (auto& o : output_keys()) k.push_back(o);
   for (auto& o : run_keys()) k.push_back(o);
   for (auto& o : parallel_keys(2)) k.push_back(o);

@@ -117,6 +117,9 @@ std::vector<KeySpec> keys() {
     if (spec.path == "sod.integrator") spec.belongs_to = "sod.scheme=hllc", spec.only_warn = true;
     if (spec.path == "time.end_time") spec.belongs_to = "time.steps=0", spec.only_warn = true;
   }
+  // What --restart may change (everything else is fixed).
+  mark_on_restart(k, {"time.steps", "time.end_time", "sod.fused_steps", "sod.text_output"}, OnRestart::same_bits);
+  mark_on_restart(k, {"time.cfl", "sod.reconstruction", "sod.limiter", "sod.integrator"}, OnRestart::branches);
   for (auto& o : output_keys()) k.push_back(o);
   for (auto& o : run_keys()) k.push_back(o);
   for (auto& o : parallel_keys(1)) k.push_back(o);

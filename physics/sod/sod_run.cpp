@@ -35,7 +35,8 @@ void write_text(const std::string& path, const Params& p, const Profiles& prof) 
 template <class Real, class Layout>
 int run_case(const Config& config, const Params& p, const RunContext& context) {
   const Decomposition dec = decompose_case(config, make_grid(p), periodic(p));
-  const OutputSettings out = open_output(config, context.case_name, dec.comm, context.restart != nullptr);
+  const OutputSettings out =
+      open_output(config, context.case_name, dec.comm, context.restart != nullptr && !context.restart->new_folder);
   const bool talk = !context.quiet && dec.comm.is_root();
   const RunInfo info{"sod", p.fp32 ? "fp32" : "fp64", name(p.layout), ExecSpace::name(), config.resolved_yaml()};
   const std::string ranks = describe_ranks(dec);
@@ -47,6 +48,7 @@ int run_case(const Config& config, const Params& p, const RunContext& context) {
 
   Solver<Real, Layout> solver(p, dec);
   SnapshotSeries series(out.dir, "sod", dec, info, out.folder);
+  series.compress(out.compression);
   series.set_grid_units(p.units == Units::sod ? "Lx (the tube's length)" : "m");
   TimeLoop loop = TimeLoop::for_case(config, out, context.quiet, context.case_name, context.restart);
   loop.steps = p.steps;

@@ -51,6 +51,21 @@ class Snapshots(unittest.TestCase):
         self.assertEqual(s.config["solver"], "diffusion")
         self.assertEqual(s.config["grid.nx"], "31")
 
+    def test_format_version_and_older_files(self):
+        # Files of this cfdrun say output_format 2; a file of an older one,
+        # without the attribute, is format 1 and still reads the same.
+        f = snapshot_files(support.run("kh"), "euler2d")[-1]
+        s = cfdrun.open_snapshot(f)
+        self.assertEqual(s.output_format, 2)
+        old = os.path.join(support.WORK, "format1.h5")
+        shutil.copy(f, old)
+        with h5py.File(old, "r+") as h:
+            del h.attrs["output_format"]
+        o = cfdrun.open_snapshot(old)
+        self.assertEqual(o.output_format, 1)
+        np.testing.assert_array_equal(o["rho"], s["rho"])
+        self.assertEqual(o.time, s.time)
+
     def test_cell_volumes_tile_the_domain(self):
         # KH's box is the unit square: 32 x 24 cells of 1/32 x 1/24.
         s = cfdrun.open_series(support.run("kh"))[0]

@@ -110,6 +110,7 @@ class Snapshot:
     x, y                           coordinates of the points or cell centres (y None in 1D)
     x_faces, y_faces               cell faces (cell-centred solvers), else None
     coordinate_units               the grid's units ("1", "m", "Lx", "dx", ...)
+    output_format                  the snapshot format version (1: files without the attribute)
     """
 
     def __init__(self, path):
@@ -135,6 +136,9 @@ class Snapshot:
         self.solver = text(self.attrs["solver"])
         self.step = int(self.attrs.get("step", -1))
         self.time = float(self.attrs.get("time", np.nan))
+        # Files written before the attribute existed are format 1
+        # (docs/output-format.md, "Format versions").
+        self.output_format = int(self.attrs.get("output_format", 1))
         self.configuration = text(self.attrs.get("configuration", ""))
         self.config = parse_configuration(self.configuration)
         self.centering = text(self.attrs.get("centering", "cell" if "x_faces" in grid else "node"))

@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# usage: apps/doc_images.sh [BIN_DIR] [OUT_DIR]
+#
+# Regenerates the pictures of the docs that come from cfdrun's own runs
+# (docs/images/diffusion.png, sod_keep_seed.png, sod_keep_inviscid.png,
+# sod_hllc.png, kh_density.png, kh_mode.png) with the shipped cases and the
+# shipped tools, so that a picture in the docs is always one command away
+# from the code. BIN_DIR (default build/openmp/apps) holds cfdrun and
+# cfdcompare; OUT_DIR (default docs/images) receives the pictures; the runs
+# go to a temporary folder that is removed at the end. About 4 minutes on 2
+# cores, most of it the Kelvin-Helmholtz runs at N = 128 and 256
+# (apps/verify_kh.py; docs/kh.md quotes its fits at 128, 256, 512, which
+# DOC_IMAGES_KH_SIZES=128,256,512 reproduces in about 20 minutes more).
+#
+# The throughput and scaling pictures (cpu_throughput.png, h200_*.png) are
+# drawn from measured data in docs/data by apps/plot_bench.py and
+# apps/plot_scaling.py; docs/performance.md and docs/parallel.md give their
+# commands.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(dirname "$here")
+bin=${1:-$root/build/openmp/apps}
+out=${2:-$root/docs/images}
+python=${PYTHON:-/usr/bin/python3}
+[ -x "$bin/cfdrun" ] || { echo "doc_images: no cfdrun in $bin (build first, or give BIN_DIR)" >&2; exit 2; }
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cd "$work"
+plot() { "$python" "$here/cfdplot.py" "$@"; }
+
+# The default case after 100 steps, on a log scale around the spike
+# (docs/user-guide.md).
+"$bin/cfdrun" "$root/config/diffusion.yaml" -q --output diffusion.out
+plot diffusion.out/diffusion_00000100.h5 --log --zoom 40 -o "$out/diffusion.png"
+
+# KEEP, the original case, against the exact inviscid solution (docs/sod.md).
+"$bin/cfdrun" "$root/config/sod_keep_seed.yaml" -q --output keep.out
+keep_last=$(ls keep.out/sod_[0-9]*.h5 | sort | tail -n 1)
+"$bin/cfdcompare" --exact "$keep_last" --csv keep.csv > /dev/null
+plot keep.csv --labels "KEEP (original case)" --title "KEEP, the original case, against the exact solution" \
+  -o "$out/sod_keep_seed.png"
+
+# KEEP with and without viscosity after 60 steps.
+"$bin/cfdrun" "$root/config/sod_keep_seed.yaml" -q --output keep60.out --set time.steps=60
+"$bin/cfdrun" "$root/config/sod_keep_seed.yaml" -q --output inviscid60.out --set time.steps=60 \
+  --set sod.viscosity=none
+"$bin/cfdcompare" --exact keep60.out/sod_00000060.h5 --csv keep60.csv > /dev/null
+"$bin/cfdcompare" --exact inviscid60.out/sod_00000060.h5 --csv inviscid60.csv > /dev/null
+plot keep60.csv inviscid60.csv --labels "Sutherland viscosity,no viscosity" \
+  --title "KEEP after 60 steps, with and without viscosity" -o "$out/sod_keep_inviscid.png"
+
+# PLM + HLLC + SSP-RK2 on Sod's problem at t = 0.2 (config/sod.yaml).
+"$bin/cfdrun" "$root/config/sod.yaml" -q --output hllc.out
+hllc_last=$(ls hllc.out/sod_[0-9]*.h5 | sort | tail -n 1)
+"$bin/cfdcompare" --exact "$hllc_last" --csv hllc.csv > /dev/null
+plot hllc.csv --labels "PLM + HLLC + SSP-RK2, 400 cells" --title "Sod at t = 0.2 against the exact solution" \
+  -o "$out/sod_hllc.png"
+
+# Kelvin-Helmholtz (McNally et al. 2012): density at t = 2 and the mode's
+# growth against linear theory (docs/kh.md).
+"$python" "$here/verify_kh.py" --cfdrun "$bin/cfdrun" --sizes "${DOC_IMAGES_KH_SIZES:-128,256}" --out kh
+cp kh/kh_density.png kh/kh_mode.png "$out/"
+echo "doc_images: wrote $(cd "$out" && ls diffusion.png sod_keep_seed.png sod_keep_inviscid.png sod_hllc.png kh_density.png kh_mode.png | tr '\n' ' ')into $out"

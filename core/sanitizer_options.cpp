@@ -1,0 +1,39 @@
+// Sanitizer defaults compiled into every cfdrun executable of a sanitizer
+// build (CMakeLists.txt adds this file to the targets that link cfdrun_core
+// only when CMAKE_CXX_FLAGS has -fsanitize=address). They make the debug
+// preset pass as it stands, with no option set by hand, and hold for every
+// way a test starts a program: ctest, bash, Python, mpirun.
+//
+// allocator_may_return_null: an allocation larger than the machine is then
+// a null pointer / std::bad_alloc, which cfdrun turns into its own "out of
+// memory" message (cli.out_of_memory asserts that message), instead of
+// ASan's report and abort.
+//
+// The suppressions name only third-party frames: Open MPI, its plugins and
+// the libraries it loads keep allocations until exit by design (the MPI
+// standard lets an implementation do so), and those reports would otherwise
+// end every multi-rank test. A leak whose stack holds none of these frames,
+// i.e. one of cfdrun's own, still fails the test.
+extern "C" {
+
+const char* __asan_default_options() { return "allocator_may_return_null=1:detect_leaks=1"; }
+
+const char* __ubsan_default_options() { return "halt_on_error=1:print_stacktrace=1"; }
+
+const char* __lsan_default_suppressions() {
+  return "leak:libmpi.so\n"
+         "leak:libopen-pal.so\n"
+         "leak:libopen-rte.so\n"
+         "leak:libpmix.so\n"
+         "leak:libhwloc.so\n"
+         "leak:libevent\n"
+         "leak:mca_\n"
+         "leak:ompi_\n"
+         "leak:opal_\n"
+         "leak:orte_\n"
+         "leak:PMPI_Init\n"
+         "leak:MPI_Init\n"
+         "leak:PMPI_Finalize\n"
+         "leak:MPI_Finalize\n";
+}
+}
