@@ -177,9 +177,6 @@ Arguments Parser::parse(const std::vector<std::string>& args) const {
       given.value = args[++k];
       given.has_value = true;
     }
-    if (spec->arity != Arity::none && !spec->repeatable && out.has(spec->name))
-      throw UsageError(spec->name + " given twice ('" + out.value(spec->name) + "' and '" + given.value +
-                       "'); it takes one value");
     out.options.push_back(given);
     if (spec->stops) {
       out.stopped_at = spec->name;

@@ -71,7 +71,7 @@ struct Arguments {
   std::string stopped_at;                // the stop flag (--help, --version) that ended parsing, if any
 
   bool has(const std::string& option) const;
-  // The value of an option given once (or the default when not given).
+  // The value of an option (the last one given), or the fallback when not given.
   std::string value(const std::string& option, const std::string& fallback = "") const;
   // Every value of a repeatable option, in order.
   std::vector<std::string> values(const std::string& option) const;
@@ -86,7 +86,9 @@ class Parser {
   // A flag that ends parsing where it stands (--help, --version): what
   // follows is not looked at, as the tool prints and exits.
   Parser& stop_flag(const std::string& name, const std::string& alias = "");
-  // --name VALUE or --name=VALUE; `repeatable` or given at most once.
+  // --name VALUE or --name=VALUE; `repeatable` keeps every value (values()),
+  // else a later one replaces an earlier one (value()), as scripts that add
+  // an option to a command line of defaults expect.
   Parser& option(const std::string& name, bool repeatable = false, const std::string& alias = "");
   // --name [VALUE]: takes the next argument when it does not begin with
   // '-' (or --name=VALUE).
