@@ -66,7 +66,9 @@ Options:
                       are global (strong scaling)
   --csv FILE          write the rows as CSV
   --json FILE         write the rows as JSON
-  --help              this text
+  --version           version, git revision, Kokkos version, execution spaces
+  --help, -h          this text
+Each option that takes a value also takes it as --option=VALUE (--steps=100).
 Kokkos options (--kokkos-threads=N, --kokkos-num-threads=N) pass through.
 
 Variants of sod: aos-split, aos-fused, soa-split, soa-fused (layout of the
@@ -437,50 +439,70 @@ int main(int argc, char* argv[]) {
   long steps = 400;
   int repeats = 5;
   std::vector<char*> kokkos_args{argv[0]};
-  for (int k = 1; k < argc; ++k) {
-    const std::string a = argv[k];
-    auto value = [&]() -> std::string {
-      if (k + 1 >= argc) {
-        std::fprintf(stderr, "cfdbench: error: %s needs a value\n", a.c_str());
-        std::exit(2);
-      }
-      return argv[++k];
-    };
-    if (a == "--help" || a == "-h") {
+  std::vector<std::string> kokkos_options;  // the strings kokkos_args points into
+  try {
+    cfd::cli::Parser parser("cfdbench");
+    parser.stop_flag("--help", "-h")
+        .stop_flag("--version")
+        .option("--solver")
+        .option("--sizes")
+        .option("--steps")
+        .option("--precision")
+        .option("--variants")
+        .option("--repeats")
+        .option("--alpha")
+        .flag("--per-rank")
+        .option("--csv")
+        .option("--json")
+        .passthrough("--kokkos-");
+    const cfd::cli::Arguments args = parser.parse(argc, argv);
+    if (args.stopped_at == "--help") {
       std::fputs(usage_text, stdout);
       return 0;
-    } else if (a == "--solver")
-      solvers = split(value());
-    else if (a == "--sizes")
-      sizes = split(value());
-    else if (a == "--steps")
-      steps = positive_integer("--steps", value());
-    else if (a == "--precision")
-      precisions = split(value());
-    else if (a == "--variants")
-      variants = split(value());
-    else if (a == "--repeats")
-      repeats = static_cast<int>(std::min(positive_integer("--repeats", value()), 1000000L));
-    else if (a == "--alpha") {
-      const std::string text = value();
-      const auto alpha = cfd::finite_number(text);
-      if (!alpha || !(*alpha > 0)) {
-        std::fprintf(stderr, "cfdbench: error: --alpha expects a positive number, got '%s'\n", text.c_str());
-        return 2;
-      }
-      implicit_alpha = *alpha;
-    } else if (a == "--per-rank")
-      per_rank = true;
-    else if (a == "--csv")
-      csv = value();
-    else if (a == "--json")
-      json = value();
-    else if (a.rfind("--kokkos-", 0) == 0)
-      kokkos_args.push_back(argv[k]);
-    else {
-      std::fprintf(stderr, "cfdbench: error: unknown option '%s'\nRun 'cfdbench --help' for usage.\n", a.c_str());
-      return 2;
     }
+    if (args.stopped_at == "--version") {
+      std::printf("cfdbench %s (git %s)\nKokkos %s, execution spaces:", cfd::version, cfd::git_revision,
+                  cfd::kokkos_version_string().c_str());
+      for (const auto& s : cfd::enabled_execution_spaces()) std::printf(" %s", s.c_str());
+      std::printf(" (default first)\n");
+      return 0;
+    }
+    if (!args.positional.empty())
+      throw cfd::cli::UsageError("cfdbench takes no file or other argument, got '" + args.positional[0] + "'");
+    for (const auto& given : args.options) {
+      const std::string& option = given.option;
+      const std::string& v = given.value;
+      if (option == "--solver")
+        solvers = split(v);
+      else if (option == "--sizes")
+        sizes = split(v);
+      else if (option == "--steps")
+        steps = positive_integer("--steps", v);
+      else if (option == "--precision")
+        precisions = split(v);
+      else if (option == "--variants")
+        variants = split(v);
+      else if (option == "--repeats")
+        repeats = static_cast<int>(std::min(positive_integer("--repeats", v), 1000000L));
+      else if (option == "--alpha") {
+        const auto alpha = cfd::finite_number(v);
+        if (!alpha || !(*alpha > 0)) {
+          std::fprintf(stderr, "cfdbench: error: --alpha expects a positive number, got '%s'\n", v.c_str());
+          return 2;
+        }
+        implicit_alpha = *alpha;
+      } else if (option == "--per-rank")
+        per_rank = true;
+      else if (option == "--csv")
+        csv = v;
+      else if (option == "--json")
+        json = v;
+    }
+    kokkos_options = args.passthrough;
+    for (auto& a : kokkos_options) kokkos_args.push_back(a.data());
+  } catch (const cfd::cli::UsageError& e) {
+    std::fprintf(stderr, "cfdbench: error: %s\nRun 'cfdbench --help' for usage.\n", e.what());
+    return 2;
   }
   for (const auto& solver : solvers)
     if (solver != "diffusion" && solver != "sod" && solver != "euler2d") {

@@ -1,9 +1,11 @@
 // cfdinfo: what a cfdrun output file or folder holds, without h5dump or
 // Python: solver, step, time, grid and process grid, the build, every field
 // with its range, mean and non-finite count, and the stored configuration.
+#include "core/command_line.hpp"
 #include "core/config.hpp"
 #include "core/hdf5_file.hpp"
 #include "core/snapshot.hpp"
+#include "core/version.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -35,7 +37,11 @@ Options:
   --config   print only the stored configuration: a case file that re-runs
              the result (cfdinfo run.out --config > again.yaml)
   --json     the same facts as one JSON object, for scripts
+  --version  version and git revision
   --help     this text
+As in every cfdrun tool, an option that takes a value takes it as
+--option VALUE or --option=VALUE; cfdinfo's options are flags, which take
+none (--json=yes is refused).
 
 Exit status: 0, or 2 when PATH is not a cfdrun file or folder, or the file
 is damaged ("damaged HDF5 file" where reading it crashed the HDF5 library, or
@@ -262,22 +268,25 @@ int describe(const std::string& path, bool is_folder, const Folder& folder, cons
 int main(int argc, char* argv[]) {
   std::string path;
   bool config = false, json = false;
-  for (int k = 1; k < argc; ++k) {
-    const std::string a = argv[k];
-    if (a == "--help" || a == "-h") {
+  try {
+    cfd::cli::Parser parser("cfdinfo");
+    parser.stop_flag("--help", "-h").stop_flag("--version").flag("--config").flag("--json");
+    const cfd::cli::Arguments args = parser.parse(argc, argv);
+    if (args.stopped_at == "--help") {
       std::fputs(usage_text, stdout);
       return 0;
-    } else if (a == "--config") {
-      config = true;
-    } else if (a == "--json") {
-      json = true;
-    } else if (!a.empty() && a[0] == '-') {
-      return usage_error("unknown option '" + a + "'");
-    } else if (path.empty()) {
-      path = a;
-    } else {
-      return usage_error("one PATH at a time ('" + path + "' and '" + a + "')");
     }
+    if (args.stopped_at == "--version") {
+      std::printf("cfdinfo %s (git %s)\n", cfd::version, cfd::git_revision);
+      return 0;
+    }
+    config = args.has("--config");
+    json = args.has("--json");
+    if (args.positional.size() > 1)
+      return usage_error("one PATH at a time ('" + args.positional[0] + "' and '" + args.positional[1] + "')");
+    if (!args.positional.empty()) path = args.positional[0];
+  } catch (const std::exception& e) {
+    return usage_error(e.what());
   }
   if (path.empty()) return usage_error("no PATH given (a snapshot, checkpoint or output folder)");
   Folder folder;

@@ -31,7 +31,7 @@ Runs the case described in CASE.yaml and writes HDF5 snapshots with an XDMF
 index (open <output>/<solver>.xdmf in ParaView or VisIt, or the .h5 files
 with h5py). Shipped cases live in config/ (installed to share/cfdrun/config).
 
-Options:
+Options (each that takes a value also as --option=VALUE, e.g. --output=run1):
   --set SECTION.KEY=VALUE  override a key of the case file (repeatable), e.g.
                            --set grid.nx=1024 --set diffusion.precision=fp32
   --output DIR             write results to DIR (same as --set output.dir=DIR)
@@ -175,61 +175,74 @@ int main(int argc, char* argv[]) {
   std::string list_solver, restart_file;
   std::vector<std::string> user_sets;  // keys the user set, for --restart
 
-  for (int k = 1; k < argc; ++k) {
-    const std::string a = argv[k];
-    auto value = [&](const char* option) -> std::string {
-      if (k + 1 >= argc) throw std::invalid_argument(std::string(option) + " needs a value");
-      return argv[++k];
-    };
-    try {
-      if (a == "--help" || a == "-h") {
-        print_help();
-        return 0;
-      } else if (a == "--version") {
-        print_version();
-        return 0;
-      } else if (a == "--set" || a.rfind("--set=", 0) == 0) {
-        const std::string v = a == "--set" ? value("--set") : a.substr(6);
+  // Each option as the shared parser reads it (core/command_line.hpp), then
+  // acted on in command-line order: a later --set or --output wins.
+  cfd::cli::Parser parser("cfdrun");
+  parser.stop_flag("--help", "-h")
+      .stop_flag("--version")
+      .option("--set", true)
+      .option("--output")
+      .flag("--overwrite")
+      .option("--restart")
+      .option("--wall-time")
+      .flag("--validate")
+      .flag("--quiet", "-q")
+      .optional_value("--list-keys")
+      .flag("--markdown")
+      .passthrough("--kokkos-")
+      .case_file_hints();
+  std::vector<std::string> kokkos_options;  // the strings kokkos_args points into
+  try {
+    const cfd::cli::Arguments args = parser.parse(argc, argv);
+    if (args.stopped_at == "--help") {
+      print_help();
+      return 0;
+    }
+    if (args.stopped_at == "--version") {
+      print_version();
+      return 0;
+    }
+    for (const auto& given : args.options) {
+      const std::string& option = given.option;
+      const std::string& v = given.value;
+      if (option == "--set") {
         user_sets.push_back(cfd::split_override(v).first);
         overrides.push_back(v);
-      } else if (a == "--output") {
-        overrides.push_back("output.dir=" + value("--output"));
+      } else if (option == "--output") {
+        overrides.push_back("output.dir=" + v);
         user_sets.push_back("output.dir");
-      } else if (a == "--overwrite") {
+      } else if (option == "--overwrite") {
         overrides.push_back("output.overwrite=true");
         user_sets.push_back("output.overwrite");
-      } else if (a == "--restart") {
-        restart_file = value("--restart");
-      } else if (a == "--wall-time") {
-        const std::string v = value("--wall-time");
+      } else if (option == "--restart") {
+        restart_file = v;
+      } else if (option == "--wall-time") {
         try {
           cfd::job::parse_wall_time(v);
         } catch (const std::invalid_argument& e) {
           throw std::invalid_argument(std::string("--wall-time ") + e.what());
         }
         overrides.push_back("run.wall_time=" + v);
-      } else if (a == "--validate") {
+      } else if (option == "--validate") {
         validate = true;
-      } else if (a == "--quiet" || a == "-q") {
+      } else if (option == "--quiet") {
         quiet = true;
-      } else if (a == "--list-keys") {
+      } else if (option == "--list-keys") {
         list_keys = true;
-        if (k + 1 < argc && argv[k + 1][0] != '-') list_solver = argv[++k];
-      } else if (a == "--markdown") {
+        list_solver = v;
+      } else if (option == "--markdown") {
         markdown = true;
-      } else if (a.rfind("--kokkos-", 0) == 0) {
-        check_kokkos_option(a);
-        kokkos_args.push_back(argv[k]);
-      } else if (!a.empty() && a[0] == '-') {
-        return usage_error("unknown option '" + a + "'");
-      } else if (case_file.empty()) {
-        case_file = a;
-      } else {
-        return usage_error("more than one case file ('" + case_file + "' and '" + a + "'); cfdrun runs one case");
       }
-    } catch (const std::exception& e) {
-      return usage_error(e.what());
     }
+    for (const auto& a : args.passthrough) check_kokkos_option(a);
+    kokkos_options = args.passthrough;
+    for (auto& a : kokkos_options) kokkos_args.push_back(a.data());
+    if (args.positional.size() > 1)
+      return usage_error("more than one case file ('" + args.positional[0] + "' and '" + args.positional[1] +
+                         "'); cfdrun runs one case");
+    if (!args.positional.empty()) case_file = args.positional[0];
+  } catch (const std::exception& e) {
+    return usage_error(e.what());
   }
 
   if (list_keys) {
