@@ -232,8 +232,16 @@ bool H5Writer::end_collective() {
   if (comm_ == MPI_COMM_NULL) return true;
   const herr_t closed = H5Fclose(file_);
   file_ = -1;
+  // H5Fclose may return on rank 0 while another rank still writes its
+  // share of the metadata (written collectively, spread over the ranks), and
+  // MPI-IO promises the bytes to a later open only after every rank's close:
+  // without this barrier rank 0 sometimes reopened a file still lacking a
+  // dataset ("no dataset state/rho" on 3 ranks, now and then).
+  int closed_everywhere = closed < 0 ? 0 : 1;
+  MPI_Allreduce(MPI_IN_PLACE, &closed_everywhere, 1, MPI_INT, MPI_MIN, comm_);
   check(closed, tmp_path_ + ": cannot close (parallel)");
   comm_ = MPI_COMM_NULL;
+  if (!closed_everywhere) throw std::runtime_error(tmp_path_ + ": another rank could not close the file (parallel)");
   if (rank_ != 0) return false;
   file_ = check_id(H5Fopen(tmp_path_.c_str(), H5F_ACC_RDWR, H5P_DEFAULT), tmp_path_ + ": cannot reopen");
 #endif
