@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # cfdrun set-up on a fresh Debian bookworm machine.
 #
-#   bash apps/setup.sh run     install what is missing, build, run config/diffusion.yaml
+#   bash apps/setup.sh run     install what is missing, build the tools (not the tests;
+#                              CFDRUN_ENABLE_TESTS=ON builds them too), run config/diffusion.yaml
 #   bash apps/setup.sh test    install what is missing, build, run the whole test suite
 #   bash apps/setup.sh deps    only install the dependencies
 #   bash apps/setup.sh cuda [test]
@@ -146,8 +147,14 @@ build_kokkos() {
 }
 
 configure_and_build() {
-  log "configuring and building cfdrun in $build"
-  cmake -S "$repo" -B "$build" -DCMAKE_BUILD_TYPE=Release -DKokkos_ROOT="$kokkos_prefix" -DCFDRUN_NATIVE=ON
+  # The run mode builds the tools only (no GoogleTest suite: the longest part
+  # of the build); the test mode turns the tests on again in the same build
+  # folder, so that `run` then `test` reconfigures and builds what is missing.
+  local tests=ON
+  [ "$mode" = run ] && tests=${CFDRUN_ENABLE_TESTS:-OFF}
+  log "configuring and building cfdrun in $build (tests $tests)"
+  cmake -S "$repo" -B "$build" -DCMAKE_BUILD_TYPE=Release -DKokkos_ROOT="$kokkos_prefix" -DCFDRUN_NATIVE=ON \
+    -DCFDRUN_ENABLE_TESTS=$tests
   cmake --build "$build" -j "$jobs"
 }
 

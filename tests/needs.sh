@@ -27,7 +27,7 @@ done
 # The Debian package that brings a module or a program.
 debian_of() {
   case $1 in
-  h5py | numpy | matplotlib | paraview | xarray | yt) echo "python3-$1" ;;
+  h5py | numpy | matplotlib | paraview | xarray | yt | yaml | jsonschema) echo "python3-$1" ;;
   pvbatch | pvpython) echo python3-paraview ;;
   xvfb-run) echo xvfb ;;
   ffmpeg | ffprobe) echo ffmpeg ;;

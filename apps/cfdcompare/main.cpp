@@ -63,7 +63,7 @@ Options (each that takes a value also as --option=VALUE, e.g. --atol=0):
   --version       version and git revision, Kokkos version
   --help, -h      this text
 
-Default tolerances (problems.md): both FP64: atol 1e-12 rtol 1e-10; both FP32:
+Default tolerances (docs/problems.md): both FP64: atol 1e-12 rtol 1e-10; both FP32:
 atol 1e-6 rtol 1e-5; FP32 against FP64: atol 1e-6 rtol 1e-4. Text files count as FP64.
 Exit status: 0 when no point fails, 1 when some do (NaN or Inf anywhere, in
 either file, fails; with --exact too, naming the field and point; for folders
