@@ -5,7 +5,7 @@ grid's (cell-centred runs: the quadrilaterals or lines of
 <solver>_mesh.hdf5, see write_xdmf in core/snapshot.cpp); every array's range
 is the dataset's; the representation a render view gives the data when it is
 shown, what the user sees after Apply, is Surface in every reader for every
-run; Integrate Variables gives the integral computed from the HDF5 (cell data:
+run, coloured by a field (--field: that one); Integrate Variables gives the integral computed from the HDF5 (cell data:
 sum of value x cell area or length, to 1e-12 relative, and its Area (2D) or
 Length (1D) is the domain's; point data: the trapezoidal rule), and --total
 NAME=VALUE that integral at every step; the vector `velocity` has three
@@ -15,6 +15,7 @@ optionally renders a PNG of the last step as the reader shows it by default.
 
 usage: pvbatch paraview_readers.py FOLDER/<solver>.xdmf [--png OUT.png] [--field NAME]
                                    [--total NAME=VALUE]
+--field NAME: the field the data must be coloured by as they open.
 Exit status 0 when every reader passes every check.
 """
 import glob
@@ -170,11 +171,18 @@ for label, make in readers.items():
     representation = shown.Representation
     if representation != "Surface":
         fail(f"{label}: {os.path.basename(xdmf)} opens as {representation}, expected Surface")
+    # Coloured by a field as it opens (the index's first attribute), not a
+    # plain white surface: --field names the one expected.
+    colour = list(shown.ColorArrayName)
+    association = "CELLS" if want["cell"] else "POINTS"
+    if colour[0] != association or colour[1] not in want["ranges"] or (png_field and colour[1] != png_field):
+        fail(f"{label}: {os.path.basename(xdmf)} opens coloured by {colour}, expected {association} "
+             f"{png_field or 'a field'}")
     simple.Delete(shown)
     simple.Delete(view)
     print(f"{label}: {len(times)} time steps of {os.path.basename(xdmf)} load with the HDF5's counts, ranges and "
           f"integrals{', and velocity' if want['velocity'] is not None and label == 'XDMF Reader' else ''}; "
-          f"shown as {representation}")
+          f"shown as {representation} coloured by {colour[1]}")
     if png and label == "Xdmf3 Reader S":
         view = simple.CreateRenderView()
         view.ViewSize = [640, 640]
@@ -182,9 +190,9 @@ for label, make in readers.items():
         view.ViewTime = times[-1]
         display = simple.Show(reader, view)  # as it opens: no representation chosen here
         display.LineWidth = 6  # a 1D run is a line, drawn one pixel wide unless told
-        field = png_field or sorted(want["ranges"])[0]
-        simple.ColorBy(display, ("CELLS" if want["cell"] else "POINTS", field))
-        display.RescaleTransferFunctionToDataRange(True)
+        field = display.ColorArrayName[1]  # the colouring it opens with
+        simple.Render(view)
+        display.RescaleTransferFunctionToDataRange(False, True)  # to the last step's range
         simple.ResetCamera(view)
         simple.SaveScreenshot(png, view)
         # The field drawn, not an empty view or an outline: many colours.
