@@ -473,10 +473,10 @@ static void write_cell_mesh(const std::string& path, const GridBlock& grid, cons
   file.dataset("cells", cells.data(), {static_cast<hsize_t>(nx * ny), static_cast<hsize_t>(corners)});
   file.dataset_attribute("points", "description", "x and y of the cell corners, x fastest");
   file.dataset_attribute("points", "units", units);
-  file.dataset_attribute("cells", "description",
-                         std::string(two ? "the four corners of each cell, counter-clockwise"
-                                         : "the two ends of each cell") +
-                             " (indices into points), cells in the order of the snapshots' fields");
+  file.dataset_attribute(
+      "cells", "description",
+      std::string(two ? "the four corners of each cell, counter-clockwise" : "the two ends of each cell") +
+          " (indices into points), cells in the order of the snapshots' fields");
   file.attribute("description", "the cells of " + prefix +
                                     ".xdmf as an unstructured mesh, for ParaView and VisIt; the snapshots "
                                     "hold the same grid as grid/x_faces" +
@@ -530,9 +530,8 @@ void SnapshotSeries::write_xdmf() const {
   std::ostringstream x;
   x << "<?xml version=\"1.0\" ?>\n<!DOCTYPE Xdmf SYSTEM \"Xdmf.dtd\" []>\n<Xdmf Version=\"3.0\">\n <Domain>\n"
     << "  <Grid Name=\"" << prefix_ << "\" GridType=\"Collection\" CollectionType=\"Temporal\">\n";
-  const std::string field_dims =
-      cell ? (grid_.ndim > 1 ? std::to_string(ny) + " " : std::string()) + std::to_string(nx)
-           : "1 " + std::to_string(ny) + " " + std::to_string(nx);
+  const std::string field_dims = cell ? (grid_.ndim > 1 ? std::to_string(ny) + " " : std::string()) + std::to_string(nx)
+                                      : "1 " + std::to_string(ny) + " " + std::to_string(nx);
   const std::string center = cell ? "Cell" : "Node";
   const std::vector<std::string> velocity = xdmf_velocity(field_names_, grid_.ndim);
   const long cells = nx * ny, points = (nx + 1) * (grid_.ndim > 1 ? ny + 1 : 1);
