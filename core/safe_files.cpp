@@ -99,7 +99,7 @@ bool is_numbered_h5(const std::string& name, std::string* word) {
 bool is_output_name(const std::string& name) {
   std::string word;
   if (is_numbered_h5(name, &word)) return true;
-  for (const char* tail : {".xdmf", ".hst", "_final.txt"})
+  for (const char* tail : {".xdmf", ".hst", "_final.txt", "_mesh.hdf5"})
     if (ends_with(name, tail)) return is_word(name.substr(0, name.size() - std::strlen(tail)));
   return false;
 }

@@ -33,7 +33,7 @@ void clear_temporary(const std::string& path);
 // Whether `name` is a plain file name (no folder part) of a form cfdrun
 // writes in an output folder: <word>_<8 digits>.h5 (snapshots,
 // checkpoint_*, diagnosis_*), <word>.xdmf, <word>.hst, <word>_final.txt,
-// where a word is lower-case letters, digits and '_'.
+// <word>_mesh.hdf5, where a word is lower-case letters, digits and '_'.
 bool is_output_name(const std::string& name);
 // Whether `name` is checkpoint_<8 digits>.h5.
 bool is_checkpoint_name(const std::string& name);

@@ -443,53 +443,124 @@ static std::vector<std::string> xdmf_velocity(const std::vector<std::string>& fi
   return {};
 }
 
+// The mesh of a cell-centred series, <prefix>_mesh.hdf5: the cell corners
+// (`points`, [point][x y], x fastest, from the grid's faces; y = 0 in 1D) and
+// each cell's corners (`cells`, [cell][corner], as int64 indices into
+// `points`, cells in the fields' order: x fastest): quadrilaterals in 2D,
+// counter-clockwise, and two-point lines in 1D. Written by rank 0 alone,
+// as every file of the run through a temporary file (H5Writer).
+static void write_cell_mesh(const std::string& path, const GridBlock& grid, const std::string& prefix,
+                            const std::string& units) {
+  const bool two = grid.ndim > 1;
+  const long nx = grid.n[0], ny = two ? grid.n[1] : 1;
+  const long px = nx + 1, py = two ? ny + 1 : 1;
+  const long corners = two ? 4 : 2;
+  std::vector<double> points(static_cast<size_t>(px * py * 2));
+  for (long j = 0; j < py; ++j)
+    for (long i = 0; i < px; ++i) {
+      const size_t k = static_cast<size_t>(2 * (j * px + i));
+      points[k] = grid.face(0, grid.offset[0] + i);
+      points[k + 1] = two ? grid.face(1, grid.offset[1] + j) : 0.0;
+    }
+  std::vector<long> cells(static_cast<size_t>(nx * ny * corners));
+  for (long j = 0; j < ny; ++j)
+    for (long i = 0; i < nx; ++i) {
+      long* c = &cells[static_cast<size_t>((j * nx + i) * corners)];
+      const long p = j * px + i;
+      c[0] = p;
+      c[1] = p + 1;
+      if (two) {
+        c[2] = p + px + 1;
+        c[3] = p + px;
+      }
+    }
+  H5Writer file(path);
+  file.dataset("points", points.data(), {static_cast<hsize_t>(px * py), 2});
+  file.dataset("cells", cells.data(), {static_cast<hsize_t>(nx * ny), static_cast<hsize_t>(corners)});
+  file.dataset_attribute("points", "description", "x and y of the cell corners, x fastest");
+  file.dataset_attribute("points", "units", units);
+  file.dataset_attribute(
+      "cells", "description",
+      std::string(two ? "the four corners of each cell, counter-clockwise" : "the two ends of each cell") +
+          " (indices into points), cells in the order of the snapshots' fields");
+  file.attribute("description", "the cells of " + prefix +
+                                    ".xdmf as an unstructured mesh, for ParaView and VisIt; the snapshots "
+                                    "hold the same grid as grid/x_faces" +
+                                    (two ? std::string(" and grid/y_faces") : std::string()));
+  file.attribute("global_nx", nx);
+  if (two) file.attribute("global_ny", ny);
+  file.commit();
+}
+
 void SnapshotSeries::write_xdmf() const {
-  // Every run is written as a 3D rectilinear mesh (3DRectMesh, VXVYVZ), one
-  // cell of unit thickness (-0.5 to 0.5) in the directions it lacks
-  // (cell-centred) or one point at 0 (node-centred), and every attribute with
-  // three dimensions: ParaView's legacy "XDMF Reader" draws 2DRectMesh data
-  // as a line at x = 0, cannot read 1D data, reads only the first row of a 2D
-  // attribute on a 3D mesh, and reads no cell data on a mesh one point thick
-  // (its hyperslab asks for 0 cells along that direction), while this form
-  // loads in all three of its XDMF readers (XDMF Reader, Xdmf3 Reader S and
-  // T; tests/paraview_readers.py). The unit thickness makes Integrate
-  // Variables' volume integral the area (2D) or length (1D) integral, the
-  // true total. XDMF takes dimensions slowest first (z y x).
+  // Node-centred runs are a 3D rectilinear mesh (3DRectMesh, VXVYVZ) of the
+  // snapshot's own coordinates, one point at 0 in the directions a run
+  // lacks, and every attribute with three dimensions: ParaView's legacy
+  // "XDMF Reader" draws 2DRectMesh data as a line at x = 0, cannot read 1D
+  // data and reads only the first row of a 2D attribute on a 3D mesh, while
+  // this form loads in all three of its XDMF readers (XDMF Reader, Xdmf3
+  // Reader S and T; tests/paraview_readers.py) and, being one point thick,
+  // opens as a Surface.
+  //
+  // Cell-centred runs are an unstructured mesh, Quadrilateral cells (2D) or
+  // two-point Polyline cells (1D) on XY points, whose geometry and
+  // connectivity are in one file per run, <prefix>_mesh.hdf5
+  // (write_cell_mesh), that every step's grid names. No structured form
+  // does for cell data in all three readers: a grid of cells needs two
+  // points in every direction it has, and a 3D grid opens as an Outline
+  // (the unit-thick 3DRectMesh earlier versions wrote), while a grid one
+  // point thick has no cells for the legacy reader to put data on. Quads
+  // and lines open as a Surface in all three, and Integrate Variables gives
+  // the area (2D) or length (1D) integral, the true total. The mesh file is
+  // written with the series' first snapshot, and again when it is not
+  // there (a run continued in a folder of an older cfdrun, or the file
+  // removed by hand); a snapshot's Attribute elements come before its
+  // Topology, so the first file a grid names is its snapshot (what
+  // cfdrun.read_xdmf and older copies of it take for the step's file).
+  // XDMF takes dimensions slowest first (z y x).
   //
   // The vector `velocity` is a JOIN function of the velocity datasets
   // (xdmf_velocity); the legacy reader evaluates it, the Xdmf3 readers skip
   // it ("Skipping unrecognized array type [None]") and load the scalars.
   const bool cell = grid_.centering == Centering::cell;
   const long nx = grid_.n[0], ny = grid_.ndim > 1 ? grid_.n[1] : 1;
-  const long px = cell ? nx + 1 : nx, py = cell ? ny + 1 : ny, pz = cell ? 2 : 1;
+  const std::string mesh = prefix_ + "_mesh.hdf5";
+  if (cell && !entries_.empty()) {
+    const std::string mesh_path = dir_ + "/" + mesh;
+    if (entries_.size() == 1 || !files::entry_exists(mesh_path)) {
+      claim(mesh_path);
+      write_cell_mesh(mesh_path, grid_, prefix_, grid_units_);
+      wrote(mesh_path);
+    }
+  }
   std::ostringstream x;
   x << "<?xml version=\"1.0\" ?>\n<!DOCTYPE Xdmf SYSTEM \"Xdmf.dtd\" []>\n<Xdmf Version=\"3.0\">\n <Domain>\n"
     << "  <Grid Name=\"" << prefix_ << "\" GridType=\"Collection\" CollectionType=\"Temporal\">\n";
-  const std::string suffix = cell ? "_faces" : "";
-  const std::string thin = cell ? "-0.5 0.5" : "0";
-  const std::string field_dims = "1 " + std::to_string(ny) + " " + std::to_string(nx);
+  const std::string field_dims = cell ? (grid_.ndim > 1 ? std::to_string(ny) + " " : std::string()) + std::to_string(nx)
+                                      : "1 " + std::to_string(ny) + " " + std::to_string(nx);
   const std::string center = cell ? "Cell" : "Node";
   const std::vector<std::string> velocity = xdmf_velocity(field_names_, grid_.ndim);
+  const long cells = nx * ny, points = (nx + 1) * (grid_.ndim > 1 ? ny + 1 : 1);
   for (const auto& e : entries_) {
     auto field = [&](const std::string& f) {
       return "<DataItem Dimensions=\"" + field_dims + "\" NumberType=\"Float\" Precision=\"" + std::to_string(bytes_) +
              "\" Format=\"HDF\">" + e.file + ":/fields/" + f + "</DataItem>";
     };
     x << "   <Grid Name=\"step " << e.step << "\" GridType=\"Uniform\">\n"
-      << "    <Time Value=\"" << format_real(e.time) << "\"/>\n"
-      << "    <Topology TopologyType=\"3DRectMesh\" Dimensions=\"" << pz << " " << py << " " << px << "\"/>\n"
-      << "    <Geometry GeometryType=\"VXVYVZ\">\n"
-      << "     <DataItem Dimensions=\"" << px << "\" NumberType=\"Float\" Precision=\"8\" Format=\"HDF\">" << e.file
-      << ":/grid/x" << suffix << "</DataItem>\n";
-    if (grid_.ndim > 1)
-      x << "     <DataItem Dimensions=\"" << py << "\" NumberType=\"Float\" Precision=\"8\" Format=\"HDF\">" << e.file
-        << ":/grid/y" << suffix << "</DataItem>\n";
-    else
-      x << "     <DataItem Dimensions=\"" << py << "\" NumberType=\"Float\" Precision=\"8\" Format=\"XML\">" << thin
-        << "</DataItem>\n";
-    x << "     <DataItem Dimensions=\"" << pz << "\" NumberType=\"Float\" Precision=\"8\" Format=\"XML\">" << thin
-      << "</DataItem>\n"
-      << "    </Geometry>\n";
+      << "    <Time Value=\"" << format_real(e.time) << "\"/>\n";
+    if (!cell) {
+      x << "    <Topology TopologyType=\"3DRectMesh\" Dimensions=\"1 " << ny << " " << nx << "\"/>\n"
+        << "    <Geometry GeometryType=\"VXVYVZ\">\n"
+        << "     <DataItem Dimensions=\"" << nx << "\" NumberType=\"Float\" Precision=\"8\" Format=\"HDF\">" << e.file
+        << ":/grid/x</DataItem>\n";
+      if (grid_.ndim > 1)
+        x << "     <DataItem Dimensions=\"" << ny << "\" NumberType=\"Float\" Precision=\"8\" Format=\"HDF\">" << e.file
+          << ":/grid/y</DataItem>\n";
+      else
+        x << "     <DataItem Dimensions=\"1\" NumberType=\"Float\" Precision=\"8\" Format=\"XML\">0</DataItem>\n";
+      x << "     <DataItem Dimensions=\"1\" NumberType=\"Float\" Precision=\"8\" Format=\"XML\">0</DataItem>\n"
+        << "    </Geometry>\n";
+    }
     for (const auto& f : field_names_)
       x << "    <Attribute Name=\"" << f << "\" AttributeType=\"Scalar\" Center=\"" << center << "\">\n     "
         << field(f) << "\n    </Attribute>\n";
@@ -505,6 +576,18 @@ void SnapshotSeries::write_xdmf() const {
       for (const auto& v : velocity)
         if (!v.empty()) x << "      " << field(v) << "\n";
       x << "     </DataItem>\n    </Attribute>\n";
+    }
+    if (cell) {
+      const int corners = grid_.ndim > 1 ? 4 : 2;
+      x << "    <Topology TopologyType=\"" << (grid_.ndim > 1 ? "Quadrilateral" : "Polyline\" NodesPerElement=\"2")
+        << "\" NumberOfElements=\"" << cells << "\">\n"
+        << "     <DataItem Dimensions=\"" << cells << " " << corners
+        << "\" NumberType=\"Int\" Precision=\"8\" Format=\"HDF\">" << mesh << ":/cells</DataItem>\n"
+        << "    </Topology>\n"
+        << "    <Geometry GeometryType=\"XY\">\n"
+        << "     <DataItem Dimensions=\"" << points << " 2\" NumberType=\"Float\" Precision=\"8\" Format=\"HDF\">"
+        << mesh << ":/points</DataItem>\n"
+        << "    </Geometry>\n";
     }
     x << "   </Grid>\n";
   }

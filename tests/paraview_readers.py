@@ -1,20 +1,21 @@
 """Opens cfdrun output with ParaView's three XDMF readers (XDMF Reader,
 Xdmf3 Reader S, Xdmf3 Reader T), as a user would, and checks what they load
 against the HDF5 files: every time step loads; point and cell counts are the
-grid's; every array's range is the dataset's; the representation a render
-view gives the data when it is shown (what the user sees after Apply:
-Surface for node-centred data, Outline for cell-centred data, which the index
-writes as a 3D grid, see write_xdmf in core/snapshot.cpp); Integrate
-Variables gives the integral computed from the HDF5 (cell data: sum of value x
-cell area or length, to 1e-12 relative, and its Volume is the domain's area
-or length; point data: the trapezoidal rule), and --total NAME=VALUE that
-integral at every step; the vector `velocity` has three components equal to
-vx, vy, vz (sod: u, 0, 0) in the reader that evaluates XDMF functions (XDMF
-Reader; the Xdmf3 readers skip it and keep the scalars); optionally renders
-a PNG of the last step.
+grid's (cell-centred runs: the quadrilaterals or lines of
+<solver>_mesh.hdf5, see write_xdmf in core/snapshot.cpp); every array's range
+is the dataset's; the representation a render view gives the data when it is
+shown, what the user sees after Apply, is Surface in every reader for every
+run, coloured by a field (--field: that one); Integrate Variables gives the integral computed from the HDF5 (cell data:
+sum of value x cell area or length, to 1e-12 relative, and its Area (2D) or
+Length (1D) is the domain's; point data: the trapezoidal rule), and --total
+NAME=VALUE that integral at every step; the vector `velocity` has three
+components equal to vx, vy, vz (sod: u, 0, 0) in the reader that evaluates
+XDMF functions (XDMF Reader; the Xdmf3 readers skip it and keep the scalars);
+optionally renders a PNG of the last step as the reader shows it by default.
 
 usage: pvbatch paraview_readers.py FOLDER/<solver>.xdmf [--png OUT.png] [--field NAME]
                                    [--total NAME=VALUE]
+--field NAME: the field the data must be coloured by as they open.
 Exit status 0 when every reader passes every check.
 """
 import glob
@@ -32,7 +33,7 @@ png_field = sys.argv[sys.argv.index("--field") + 1] if "--field" in sys.argv els
 total = sys.argv[sys.argv.index("--total") + 1].split("=") if "--total" in sys.argv else None
 folder = os.path.dirname(xdmf)
 prefix = os.path.basename(xdmf)[: -len(".xdmf")]
-files = sorted(glob.glob(os.path.join(folder, prefix + "_*.h5")))
+files = sorted(glob.glob(os.path.join(folder, prefix + "_[0-9]*.h5")))
 assert files, f"no snapshots next to {xdmf}"
 
 failures = []
@@ -53,11 +54,11 @@ def expected(h5file):
         time = float(f.attrs["time"])
     n = [len(c) - 1 if cell else len(c) for c in coords]
     cells = int(np.prod(n))
-    points = int(np.prod([len(c) for c in coords])) * (2 ** (3 - len(axes)) if cell else 1)
+    points = int(np.prod([len(c) for c in coords]))  # cell corners (cell data) or the grid's points
     if not cell:
         cells = int(np.prod([max(k - 1, 1) for k in n]))
-    # Cell data: the directions a run lacks are of unit thickness, so the
-    # volume integral is the area (2D) or length (1D) integral.
+    # Cell data: quadrilaterals (2D) or lines (1D), so Integrate Variables
+    # gives the area or length integral, and its Area or Length.
     integrals = {}
     measure = float(np.prod([c[-1] - c[0] for c in coords]))
     for name, v in fields.items():
@@ -79,7 +80,7 @@ def expected(h5file):
         comps = [fields[k].reshape(-1) if k in fields else None for k in names + [None] * (3 - len(names))]
         velocity = np.stack([c if c is not None else np.zeros_like(comps[0]) for c in comps], axis=1)
     return dict(cell=cell, cells=cells, points=points, ranges=ranges, integrals=integrals, time=time,
-                measure=measure, velocity=velocity)
+                measure=measure, measure_name="Area" if len(axes) == 2 else "Length", velocity=velocity)
 
 
 def array_of(reader, name, cell):
@@ -154,36 +155,44 @@ for label, make in readers.items():
                     fail(f"{tag}: Integrate Variables of {name} = {got!r}, from the HDF5 {value!r}")
             if want["cell"]:
                 # The size Integrate Variables divides by for an average: the domain's.
-                size = out["Volume"].GetRange()[0] if "Volume" in out.keys() else float("nan")
+                what = want["measure_name"]
+                size = out[what].GetRange()[0] if what in out.keys() else float("nan")
                 if not abs(size - want["measure"]) <= 1e-12 * max(1.0, want["measure"]):
-                    fail(f"{tag}: Integrate Variables' Volume {size!r}, the domain's size is {want['measure']!r}")
+                    fail(f"{tag}: Integrate Variables' {what} {size!r} (of {sorted(out.keys())}), the domain's "
+                         f"size is {want['measure']!r}")
             simple.Delete(integrate)
     # What the user sees after Apply: the representation a render view gives
     # the data by default (vtkSMRepresentationTypeDomain: Outline for a 3D
-    # structured grid, Surface for a 2D or 1D one). Cell-centred runs are 3D
-    # grids one unit-thick cell deep, as only that form keeps their cell data
-    # in the legacy XDMF Reader (write_xdmf), so they open as an Outline.
+    # structured grid, Surface for a 2D or 1D one and for unstructured
+    # cells). Node-centred runs are one point thick, cell-centred runs
+    # quadrilaterals or lines (write_xdmf): a Surface, in every reader.
     view = simple.CreateRenderView()
     shown = simple.Show(reader, view)
     representation = shown.Representation
-    wanted = "Outline" if want["cell"] else "Surface"
-    if representation != wanted:
-        fail(f"{label}: {os.path.basename(xdmf)} opens as {representation}, expected {wanted}")
+    if representation != "Surface":
+        fail(f"{label}: {os.path.basename(xdmf)} opens as {representation}, expected Surface")
+    # Coloured by a field as it opens (the index's first attribute), not a
+    # plain white surface: --field names the one expected.
+    colour = list(shown.ColorArrayName)
+    association = "CELLS" if want["cell"] else "POINTS"
+    if colour[0] != association or colour[1] not in want["ranges"] or (png_field and colour[1] != png_field):
+        fail(f"{label}: {os.path.basename(xdmf)} opens coloured by {colour}, expected {association} "
+             f"{png_field or 'a field'}")
     simple.Delete(shown)
     simple.Delete(view)
     print(f"{label}: {len(times)} time steps of {os.path.basename(xdmf)} load with the HDF5's counts, ranges and "
           f"integrals{', and velocity' if want['velocity'] is not None and label == 'XDMF Reader' else ''}; "
-          f"shown as {representation}")
+          f"shown as {representation} coloured by {colour[1]}")
     if png and label == "Xdmf3 Reader S":
         view = simple.CreateRenderView()
         view.ViewSize = [640, 640]
         view.OrientationAxesVisibility = 0
         view.ViewTime = times[-1]
-        display = simple.Show(reader, view)
-        display.SetRepresentationType("Surface")  # ParaView shows a 3D grid as its outline by default
-        field = png_field or sorted(want["ranges"])[0]
-        simple.ColorBy(display, ("CELLS" if want["cell"] else "POINTS", field))
-        display.RescaleTransferFunctionToDataRange(True)
+        display = simple.Show(reader, view)  # as it opens: no representation chosen here
+        display.LineWidth = 6  # a 1D run is a line, drawn one pixel wide unless told
+        field = display.ColorArrayName[1]  # the colouring it opens with
+        simple.Render(view)
+        display.RescaleTransferFunctionToDataRange(False, True)  # to the last step's range
         simple.ResetCamera(view)
         simple.SaveScreenshot(png, view)
         # The field drawn, not an empty view or an outline: many colours.

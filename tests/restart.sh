@@ -7,7 +7,8 @@
 # REST_SET on N_REST ranks, into the same folder. Passes when the two
 # folders hold the same snapshot series (the same files, every field bit for
 # bit, the same time and step attributes), the same XDMF index and the same
-# history and text files, byte for byte. A rank count of 0 runs cfdrun
+# history and text files, byte for byte, and the same mesh file of a
+# cell-centred series (<solver>_mesh.hdf5), array for array. A rank count of 0 runs cfdrun
 # without mpirun.
 #
 # FIRST_SET from:STEP instead takes a copy of the uninterrupted run's folder
@@ -95,11 +96,17 @@ for name in series:
             sys.exit(f"{name}: field {field} differs")
 for name in a:
     x, y = os.path.join(whole, name), os.path.join(parts, name)
-    if name.endswith(".hst") and not same_ranks:
+    if name.endswith("_mesh.hdf5"):  # the cells of a cell-centred series (XDMF index)
+        with h5py.File(x, "r") as fa, h5py.File(y, "r") as fb:
+            for key in ("points", "cells"):
+                if fa[key][()].tobytes() != fb[key][()].tobytes() or fa[key].shape != fb[key].shape:
+                    sys.exit(f"{name}: {key} differs")
+    elif name.endswith(".hst") and not same_ranks:
         if not same_history(x, y):
             sys.exit(f"{name} differs (steps, times or dt, or totals beyond 1e-12)")
     elif name.endswith((".xdmf", ".hst", ".txt")) and not filecmp.cmp(x, y, shallow=False):
         sys.exit(f"{name} differs")
-print(f"{len(series)} snapshots bit for bit; {', '.join(f for f in a if not f.endswith('.h5'))} byte for byte")
+print(f"{len(series)} snapshots bit for bit; {', '.join(f for f in a if not f.endswith(('.h5', '.hdf5')))} byte "
+      f"for byte{''.join(', ' + f + ' array for array' for f in a if f.endswith('.hdf5'))}")
 EOF
 echo "${name}: the restarted run is the uninterrupted one"

@@ -69,6 +69,13 @@ void round_trip(const std::string& tag) {
   EXPECT_NE(xdmf.find("test_00000007.h5:/fields/w"), std::string::npos);
   EXPECT_NE(xdmf.find("test_00000000.h5:/fields/u"), std::string::npos);
   EXPECT_NE(xdmf.find("Precision=\"" + std::to_string(sizeof(Real)) + "\""), std::string::npos);
+  // Node-centred: the snapshot's own coordinates, one point thick; no mesh file.
+  EXPECT_NE(xdmf.find("<Topology TopologyType=\"3DRectMesh\" Dimensions=\"1 3 5\"/>"), std::string::npos);
+  EXPECT_NE(xdmf.find("<DataItem Dimensions=\"5\" NumberType=\"Float\" Precision=\"8\" "
+                      "Format=\"HDF\">test_00000007.h5:/grid/x</DataItem>"),
+            std::string::npos);
+  EXPECT_NE(xdmf.find("<DataItem Dimensions=\"1 3 5\" NumberType=\"Float\""), std::string::npos);
+  EXPECT_FALSE(fs::exists(dir + "/test_mesh.hdf5"));
   fs::remove_all(dir);
 }
 
@@ -97,8 +104,129 @@ TEST(Hdf5, CellCentredGridHasFaces) {
   const std::string path = series.write<double>(0, 0.0, {{"rho", std::vector<double>(8, 1.0)}});
   EXPECT_EQ(cfd::h5_read_array(path, "grid/x").values, (std::vector<double>{-0.375, -0.125, 0.125, 0.375}));
   EXPECT_EQ(cfd::h5_read_array(path, "grid/x_faces").values, (std::vector<double>{-0.5, -0.25, 0, 0.25, 0.5}));
-  EXPECT_NE(slurp(series.xdmf_path()).find("TopologyType=\"3DRectMesh\" Dimensions=\"2 3 5\""), std::string::npos);
+  // The cells as an unstructured mesh (write_xdmf): quadrilaterals, in one
+  // mesh file, after the attributes (a grid's first file is its snapshot).
+  const std::string xdmf = slurp(series.xdmf_path());
+  EXPECT_EQ(xdmf.find("3DRectMesh"), std::string::npos);
+  const std::string grid_xml =
+      "   <Grid Name=\"step 0\" GridType=\"Uniform\">\n"
+      "    <Time Value=\"0.0\"/>\n"
+      "    <Attribute Name=\"rho\" AttributeType=\"Scalar\" Center=\"Cell\">\n"
+      "     <DataItem Dimensions=\"2 4\" NumberType=\"Float\" Precision=\"8\" "
+      "Format=\"HDF\">c_00000000.h5:/fields/rho</DataItem>\n"
+      "    </Attribute>\n"
+      "    <Topology TopologyType=\"Quadrilateral\" NumberOfElements=\"8\">\n"
+      "     <DataItem Dimensions=\"8 4\" NumberType=\"Int\" Precision=\"8\" "
+      "Format=\"HDF\">c_mesh.hdf5:/cells</DataItem>\n"
+      "    </Topology>\n"
+      "    <Geometry GeometryType=\"XY\">\n"
+      "     <DataItem Dimensions=\"15 2\" NumberType=\"Float\" Precision=\"8\" "
+      "Format=\"HDF\">c_mesh.hdf5:/points</DataItem>\n"
+      "    </Geometry>\n"
+      "   </Grid>\n";
+  EXPECT_NE(xdmf.find(grid_xml), std::string::npos) << xdmf;
+  // The mesh: the faces' corners, x fastest, and each cell's corners
+  // counter-clockwise, cells x fastest.
+  const std::string mesh = dir + "/c_mesh.hdf5";
+  const cfd::H5Array points = cfd::h5_read_array(mesh, "points");
+  ASSERT_EQ(points.dims, (std::vector<hsize_t>{15, 2}));
+  const std::vector<double> faces_x{-0.5, -0.25, 0, 0.25, 0.5}, faces_y{-0.5, 0, 0.5};
+  for (size_t j = 0; j < 3; ++j)
+    for (size_t i = 0; i < 5; ++i) {
+      EXPECT_EQ(points.values[2 * (j * 5 + i)], faces_x[i]);
+      EXPECT_EQ(points.values[2 * (j * 5 + i) + 1], faces_y[j]);
+    }
+  const std::vector<long> cells = cfd::h5_read_integers(mesh, "cells");
+  ASSERT_EQ(cells.size(), 32u);
+  EXPECT_EQ(std::vector<long>(cells.begin(), cells.begin() + 4), (std::vector<long>{0, 1, 6, 5}));
+  EXPECT_EQ(std::vector<long>(cells.begin() + 28, cells.end()), (std::vector<long>{8, 9, 14, 13}));
+  EXPECT_FALSE(fs::exists(mesh + ".tmp"));
+  // Written with the first snapshot, and again only when it is gone.
+  fs::remove(mesh);
+  series.write<double>(1, 0.5, {{"rho", std::vector<double>(8, 2.0)}});
+  EXPECT_TRUE(fs::exists(mesh));
   fs::remove_all(dir);
+}
+
+TEST(Hdf5, OneDimensionalCellsAreLines) {
+  const std::string dir = fresh_dir("cells1d");
+  const cfd::GridBlock grid = cfd::GridBlock::whole(1, cfd::Centering::cell, {4, 1, 1}, 2, {0, 0, 0}, {1, 0, 0});
+  cfd::SnapshotSeries series(dir, "s", cfd::decompose(grid, {false, false, false}),
+                             {"sod", "fp32", "right", "Serial", ""});
+  fs::create_directories(dir);
+  series.write<float>(3, 0.25, {{"rho", std::vector<float>(4, 1.0f)}, {"u", std::vector<float>(4, 0.5f)}});
+  const std::string xdmf = slurp(series.xdmf_path());
+  EXPECT_NE(xdmf.find("    <Topology TopologyType=\"Polyline\" NodesPerElement=\"2\" NumberOfElements=\"4\">\n"
+                      "     <DataItem Dimensions=\"4 2\" NumberType=\"Int\" Precision=\"8\" "
+                      "Format=\"HDF\">s_mesh.hdf5:/cells</DataItem>\n"),
+            std::string::npos)
+      << xdmf;
+  EXPECT_NE(xdmf.find("<DataItem Dimensions=\"5 2\" NumberType=\"Float\" Precision=\"8\" "
+                      "Format=\"HDF\">s_mesh.hdf5:/points</DataItem>"),
+            std::string::npos);
+  EXPECT_NE(xdmf.find("<DataItem Dimensions=\"4\" NumberType=\"Float\" Precision=\"4\" "
+                      "Format=\"HDF\">s_00000003.h5:/fields/rho</DataItem>"),
+            std::string::npos);
+  // sod's u is the velocity vector (u, 0, 0), a function of the 1D dataset.
+  EXPECT_NE(xdmf.find("Function=\"JOIN($0, 0 * $0, 0 * $0)\" Dimensions=\"4 3\""), std::string::npos);
+  const cfd::H5Array points = cfd::h5_read_array(dir + "/s_mesh.hdf5", "points");
+  EXPECT_EQ(points.values, (std::vector<double>{0, 0, 0.25, 0, 0.5, 0, 0.75, 0, 1, 0}));
+  EXPECT_EQ(cfd::h5_read_integers(dir + "/s_mesh.hdf5", "cells"), (std::vector<long>{0, 1, 1, 2, 2, 3, 3, 4}));
+  fs::remove_all(dir);
+}
+
+TEST(OutputDir, MeshFileIsTheRunsOwn) {
+  // The mesh file obeys the folder's rules: listed in the manifest (so
+  // --overwrite replaces it), a user's file of that name is refused, a link
+  // there is never written through.
+  const std::string dir = fresh_dir("meshfile");
+  const cfd::GridBlock grid = cfd::GridBlock::whole(1, cfd::Centering::cell, {4, 1, 1}, 2, {0, 0, 0}, {1, 0, 0});
+  const auto rho = std::vector<double>(4, 1.0);
+  {
+    auto folder = std::make_shared<cfd::OutputFolder>(dir, false, false);
+    cfd::SnapshotSeries series(dir, "sod", cfd::decompose(grid, {false, false, false}), {}, folder);
+    series.write<double>(0, 0.0, {{"rho", rho}});
+    EXPECT_TRUE(folder->listed("sod_mesh.hdf5"));
+  }
+  EXPECT_NE(slurp(dir + "/.cfdrun-manifest").find("\nsod_mesh.hdf5\n"), std::string::npos);
+  {
+    // --overwrite: the earlier run's mesh is replaced (here by a finer grid).
+    const cfd::GridBlock finer = cfd::GridBlock::whole(1, cfd::Centering::cell, {8, 1, 1}, 2, {0, 0, 0}, {1, 0, 0});
+    auto folder = std::make_shared<cfd::OutputFolder>(dir, true, false);
+    cfd::SnapshotSeries series(dir, "sod", cfd::decompose(finer, {false, false, false}), {}, folder);
+    series.write<double>(0, 0.0, {{"rho", std::vector<double>(8, 1.0)}});
+    series.under_way();
+    EXPECT_EQ(cfd::h5_read_integers(dir + "/sod_mesh.hdf5", "cells").size(), 16u);
+  }
+  fs::remove_all(dir);
+  const std::string outside = dir + "_outside";
+  for (const bool link : {false, true}) {
+    std::ofstream(outside) << "mine";
+    auto plant = [&] {
+      if (link)
+        fs::create_symlink(outside, dir + "/sod_mesh.hdf5");
+      else
+        std::ofstream(dir + "/sod_mesh.hdf5") << "mine";
+    };
+    // In the folder before the run: the folder is refused, even with --overwrite.
+    fs::create_directories(dir);
+    plant();
+    EXPECT_THROW(cfd::OutputFolder(dir, false, false), std::runtime_error);
+    EXPECT_THROW(cfd::OutputFolder(dir, true, false), std::runtime_error);
+    fs::remove_all(dir);
+    // Put there while the run is under way: the mesh is not written, nor an
+    // index that would name it.
+    auto folder = std::make_shared<cfd::OutputFolder>(dir, false, false);
+    plant();
+    cfd::SnapshotSeries series(dir, "sod", cfd::decompose(grid, {false, false, false}), {}, folder);
+    EXPECT_THROW(series.write<double>(0, 0.0, {{"rho", rho}}), std::runtime_error);
+    EXPECT_EQ(slurp(outside), "mine");
+    EXPECT_EQ(fs::is_symlink(dir + "/sod_mesh.hdf5"), link);
+    EXPECT_FALSE(fs::exists(dir + "/sod.xdmf"));
+    folder.reset();
+    fs::remove_all(dir);
+    fs::remove(outside);
+  }
 }
 
 TEST(OutputDir, RefusesToOverwriteUnlessTold) {
