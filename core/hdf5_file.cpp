@@ -590,16 +590,31 @@ std::vector<std::string> h5_list_group(const std::string& path, const std::strin
   });
 }
 
+namespace {
+// "fields/rho/units": the object "fields/rho" and its attribute "units";
+// "time": the root group's.
+std::pair<std::string, std::string> object_and_attribute(const std::string& name) {
+  const auto slash = name.rfind('/');
+  if (slash == std::string::npos) return {".", name};
+  return {name.substr(0, slash), name.substr(slash + 1)};
+}
+}  // namespace
+
 bool h5_has_attribute(const std::string& path, const std::string& name) {
   const MetadataDeadline deadline;
   Handle file = open_read(path);
-  return H5Aexists(file.id, name.c_str()) > 0;
+  const auto [object, attribute] = object_and_attribute(name);
+  if (object != "." && H5Lexists(file.id, object.c_str(), H5P_DEFAULT) <= 0) return false;
+  return H5Aexists_by_name(file.id, object.c_str(), attribute.c_str(), H5P_DEFAULT) > 0;
 }
 
 std::string h5_read_string_attribute(const std::string& path, const std::string& name) {
   const MetadataDeadline deadline;
   Handle file = open_read(path);
-  Handle attr{check_id(H5Aopen(file.id, name.c_str(), H5P_DEFAULT), path + ": no attribute " + name), H5Aclose};
+  const auto [object, attribute] = object_and_attribute(name);
+  Handle attr{check_id(H5Aopen_by_name(file.id, object.c_str(), attribute.c_str(), H5P_DEFAULT, H5P_DEFAULT),
+                       path + ": no attribute " + name),
+              H5Aclose};
   Handle type{H5Aget_type(attr.id), H5Tclose};
   if (H5Tget_class(type.id) != H5T_STRING) throw std::runtime_error(path + ": attribute " + name + " is not a string");
   check_single_value(path, name, attr.id);

@@ -111,6 +111,8 @@ std::vector<long> h5_read_integers(const std::string& path, const std::string& d
 std::vector<std::string> h5_attribute_names(const std::string& path);
 // The names of the links in a group ("fields"), in name order; empty if there is no such group.
 std::vector<std::string> h5_list_group(const std::string& path, const std::string& group);
+// `name` is an attribute of the root group ("time"), or of an object given
+// before its last '/' ("fields/rho/units").
 bool h5_has_attribute(const std::string& path, const std::string& name);
 std::string h5_read_string_attribute(const std::string& path, const std::string& name);
 double h5_read_real_attribute(const std::string& path, const std::string& name);

@@ -54,6 +54,7 @@ struct FieldStats {
   int bytes = 8;
   double min = NAN, max = NAN, mean = NAN;
   long not_finite = 0;
+  std::string units;  // the dataset's `units` attribute
 };
 
 struct FileInfo {
@@ -111,6 +112,8 @@ FileInfo read_file(const std::string& path) {
     const cfd::H5Array a = cfd::h5_read_array(path, group + "/" + name);
     FieldStats f;
     f.name = name;
+    const std::string units = group + "/" + name + "/units";
+    if (cfd::h5_has_attribute(path, units)) f.units = cfd::h5_read_string_attribute(path, units);
     f.dims = a.dims;
     f.bytes = a.stored_bytes;
     double sum = 0, lo = INFINITY, hi = -INFINITY;
@@ -160,11 +163,12 @@ void print_file(const FileInfo& f) {
     std::printf("  timing     loop %.4g s, %.4g cell-updates/s\n", num("timing_loop_s"), num("cell_updates_per_s"));
   if (f.text.count("fault")) std::printf("  fault      %s\n", f.text.at("fault").c_str());
   if (f.kind == "checkpoint") std::printf("  continue   cfdrun --restart %s\n", f.path.c_str());
-  std::printf("  %-8s %-10s %-6s %24s %24s %24s %8s\n", f.kind == "checkpoint" ? "state" : "field", "shape", "prec",
-              "min", "max", "mean", "NaN/Inf");
+  std::printf("  %-8s %-10s %-6s %24s %24s %24s %8s  %s\n", f.kind == "checkpoint" ? "state" : "field", "shape", "prec",
+              "min", "max", "mean", "NaN/Inf", "units");
   for (const auto& x : f.fields)
-    std::printf("  %-8s %-10s %-6s %24.17g %24.17g %24.17g %8ld\n", x.name.c_str(), shape(x.dims).c_str(),
-                x.bytes == 4 ? "fp32" : "fp64", x.min, x.max, x.mean, x.not_finite);
+    std::printf("  %-8s %-10s %-6s %24.17g %24.17g %24.17g %8ld  %s\n", x.name.c_str(), shape(x.dims).c_str(),
+                x.bytes == 4 ? "fp32" : "fp64", x.min, x.max, x.mean, x.not_finite,
+                x.units.empty() ? "-" : x.units.c_str());
 }
 
 std::string json_file(const FileInfo& f) {
@@ -180,7 +184,7 @@ std::string json_file(const FileInfo& f) {
     out += std::string(i ? ", " : "") + "{\"name\": " + json_string(x.name) + ", \"shape\": [" + dims +
            "], \"precision\": " + json_string(x.bytes == 4 ? "fp32" : "fp64") + ", \"min\": " + json_number(x.min) +
            ", \"max\": " + json_number(x.max) + ", \"mean\": " + json_number(x.mean) +
-           ", \"not_finite\": " + std::to_string(x.not_finite) + "}";
+           ", \"not_finite\": " + std::to_string(x.not_finite) + ", \"units\": " + json_string(x.units) + "}";
   }
   return out + "]}";
 }
@@ -246,9 +250,18 @@ int describe(const std::string& path, bool is_folder, const Folder& folder, cons
     if (is_folder) {
       std::printf("%s: output folder of a %s run\n", path.c_str(),
                   info.text.count("solver") ? info.text.at("solver").c_str() : "?");
-      if (!folder.snapshots.empty())
-        std::printf("  snapshots   %zu, steps %ld to %ld\n", folder.snapshots.size(), folder.snapshots.front().first,
-                    folder.snapshots.back().first);
+      if (!folder.snapshots.empty()) {
+        // The series in time too (the first and the last snapshot's).
+        std::string times;
+        try {
+          times = ", t = " + cfd::format_real(cfd::h5_read_real_attribute(folder.snapshots.front().second, "time")) +
+                  " to " + cfd::format_real(cfd::h5_read_real_attribute(folder.snapshots.back().second, "time"));
+        } catch (const std::exception&) {
+          times = ", times unreadable";
+        }
+        std::printf("  snapshots   %zu, steps %ld to %ld%s\n", folder.snapshots.size(), folder.snapshots.front().first,
+                    folder.snapshots.back().first, times.c_str());
+      }
       for (const auto& c : folder.checkpoints)
         std::printf("  checkpoint  step %ld: cfdrun --restart %s\n", c.first, c.second.c_str());
       for (const auto& d : folder.diagnoses) std::printf("  diagnosis   step %ld: %s\n", d.first, d.second.c_str());
