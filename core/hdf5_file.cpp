@@ -128,10 +128,15 @@ H5Writer::H5Writer(std::string path, MPI_Comm comm, bool checksum)
   Handle fcpl{creation_properties(checksum_), H5Pclose};
   Handle fapl{H5Pcreate(H5P_FILE_ACCESS), H5Pclose};
   check(H5Pset_fapl_mpio(fapl.id, comm_, MPI_INFO_NULL), tmp_path_ + ": cannot set up MPI-IO");
-  // Metadata (the attributes, the dataset headers) is written together by
-  // all ranks, which keeps every rank's view of the file the same.
+  // Metadata (the attributes, the dataset headers) is read together by all
+  // ranks, which keeps every rank's view of the file the same.
   check(H5Pset_all_coll_metadata_ops(fapl.id, true), tmp_path_ + ": cannot set collective metadata");
-  check(H5Pset_coll_metadata_write(fapl.id, true), tmp_path_ + ": cannot set collective metadata");
+  // Metadata is written by rank 0 alone (HDF5's default), not collectively:
+  // collective writes go through Open MPI 4.1's OMPIO aggregation, which
+  // lost dataset headers now and then under load ("no dataset state/rho"
+  // when rank 0 reopened a checkpoint written on 3 or 4 ranks), as it
+  // misplaced data blocks (write_block).
+  check(H5Pset_coll_metadata_write(fapl.id, false), tmp_path_ + ": cannot set collective metadata");
   file_ = check_id(H5Fcreate(tmp_path_.c_str(), H5F_ACC_TRUNC, fcpl.id, fapl.id),
                    tmp_path_ + ": cannot create HDF5 file (parallel)");
 }
