@@ -1,5 +1,7 @@
 #include "core/config.hpp"
 
+#include "core/command_line.hpp"
+
 #include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/yaml.h>
 
@@ -25,6 +27,16 @@ const char* type_name(KeyType type) {
   }
   return "?";
 }
+
+namespace {
+// Why a number in a form other readers take is refused here.
+std::string number_hint(const std::string& s) {
+  if (!s.empty() && s[0] == '+') return " (write it without '+')";
+  if (s.size() > 1 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
+    return " (hexadecimal numbers are not read; write it in decimal)";
+  return "";
+}
+}  // namespace
 
 const char* on_restart_name(OnRestart r) {
   switch (r) {
@@ -354,20 +366,20 @@ Config Config::from_string(const std::string& text, const std::string& source_na
       return lo ? "at least " + bound(spec.min) : "at most " + bound(spec.max);
     };
     switch (spec.type) {
+      // Numbers are read as the tools read theirs (core/command_line.hpp,
+      // std::from_chars): whole, decimal, no '+', nothing around them.
       case KeyType::integer: {
-        char* end = nullptr;
-        errno = 0;
-        v.i = std::strtol(s.c_str(), &end, 10);
-        if (s.empty() || *end != '\0' || errno == ERANGE) fail(loc, path, "expected an integer, got '" + s + "'");
+        const auto n = whole_number(s);
+        if (!n) fail(loc, path, "expected an integer, got '" + s + "'" + number_hint(s));
+        v.i = *n;
         if (v.i < spec.min || v.i > spec.max) fail(loc, path, "must be " + range_text() + ", got " + s);
         v.text = std::to_string(v.i);
         break;
       }
       case KeyType::real: {
-        char* end = nullptr;
-        v.r = std::strtod(s.c_str(), &end);
-        if (s.empty() || *end != '\0' || !std::isfinite(v.r))
-          fail(loc, path, "expected a finite real number, got '" + s + "'");
+        const auto x = finite_number(s);
+        if (!x) fail(loc, path, "expected a finite real number, got '" + s + "'" + number_hint(s));
+        v.r = *x;
         if (v.r < spec.min || v.r > spec.max) fail(loc, path, "must be " + range_text() + ", got " + s);
         v.text = format_real(v.r);
         break;

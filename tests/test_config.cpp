@@ -235,3 +235,19 @@ TEST(Config, DeepNestingIsNamed) {
   EXPECT_NE(e.find("error: YAML syntax: nested too deeply"), std::string::npos) << e;
   EXPECT_EQ(e.find("bad file"), std::string::npos) << e;
 }
+
+// Numbers in case files and --set follow the tools' rules (std::from_chars,
+// core/command_line.hpp): no '+', no hexadecimal, nothing around them (#29).
+TEST(Config, NumbersReadLikeTheTools) {
+  EXPECT_NE(
+      error_of("solver: diffusion\ngrid:\n  nx: +64\n").find("expected an integer, got '+64' (write it without '+')"),
+      std::string::npos);
+  EXPECT_NE(error_of("solver: diffusion\ngrid:\n  nx: \" 64\"\n").find("expected an integer, got ' 64'"),
+            std::string::npos);
+  EXPECT_NE(error_of("solver: diffusion\ndiffusion:\n  alpha: 0x1p-4\n")
+                .find("expected a finite real number, got '0x1p-4' (hexadecimal numbers are not read"),
+            std::string::npos);
+  EXPECT_NE(error_of("solver: diffusion\n", {"grid.nx=+64"}).find("(write it without '+')"), std::string::npos);
+  EXPECT_EQ(load("solver: diffusion\ngrid:\n  nx: 64\ndiffusion:\n  alpha: .125\n").get_real("diffusion.alpha"), 0.125);
+  EXPECT_EQ(load("solver: diffusion\ndiffusion:\n  alpha: 1.25e-1\n").get_real("diffusion.alpha"), 0.125);
+}
