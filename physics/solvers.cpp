@@ -16,7 +16,8 @@ const std::vector<SolverEntry>& solvers() {
        diffusion::keys, [](const Config& c) { diffusion::params(c); }, diffusion::run},
       {"sod", "1D Navier-Stokes shock tube: KEEP (the original) or PLM + HLLC + SSP-RK2 (docs/problems.md section 2)",
        sod::keys, [](const Config& c) { sod::params(c); }, sod::run},
-      {"euler2d", "2D compressible Euler, MUSCL + HLLE/HLLC/LLF, Kelvin-Helmholtz and more (docs/problems.md section 3)",
+      {"euler2d",
+       "2D compressible Euler, MUSCL + HLLE/HLLC/LLF, Kelvin-Helmholtz and more (docs/problems.md section 3)",
        euler2d::keys, [](const Config& c) { euler2d::params(c); }, euler2d::run},
   };
   return table;

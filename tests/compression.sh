@@ -8,14 +8,8 @@
 set -uo pipefail
 bin=$1 config=$2
 cfdrun=$bin/cfdrun
-work=compression
-rm -rf "$work"
-mkdir -p "$work"
-cd "$work" || exit 1
-fail() {
-  echo "FAIL: $*"
-  exit 1
-}
+source "$(dirname "${BASH_SOURCE[0]}")/test_lib.sh"
+fresh_work compression
 small=(--set grid.nx=96 --set grid.ny=64 --set time.end_time=0.4 --set output.time_interval=0.2)
 "$cfdrun" "$config/kh.yaml" -q --output plain "${small[@]}" --set output.checkpoint_interval=0.2 || fail "plain run"
 "$cfdrun" "$config/kh.yaml" -q --output packed "${small[@]}" --set output.compression=6 || fail "compressed run"

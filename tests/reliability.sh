@@ -13,15 +13,9 @@
 set -uo pipefail
 bin=$1 config=$2 case=$3
 cfdrun=$bin/cfdrun
-work=reliability_$case
-rm -rf "$work"
-mkdir -p "$work"
-cd "$work" || exit 1
+source "$(dirname "${BASH_SOURCE[0]}")/test_lib.sh"
+fresh_work reliability_$case
 
-fail() {
-  echo "FAIL: $*"
-  exit 1
-}
 # every .h5 opens and every .xdmf is a whole document
 all_complete() {
   local d=$1

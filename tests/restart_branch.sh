@@ -14,14 +14,8 @@
 set -uo pipefail
 bin=$1 config=$2
 cfdrun=$bin/cfdrun
-work=restart_branch
-rm -rf "$work"
-mkdir -p "$work"
-cd "$work" || exit 1
-fail() {
-  echo "FAIL: $*"
-  exit 1
-}
+source "$(dirname "${BASH_SOURCE[0]}")/test_lib.sh"
+fresh_work restart_branch
 tree_hash() { (cd "$1" && find . -type f -print0 | sort -z | xargs -0 sha256sum | sha256sum); }
 
 small=(--set grid.nx=32 --set grid.ny=32 --set time.end_time=0.6 --set output.time_interval=0.2

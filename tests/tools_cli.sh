@@ -15,15 +15,9 @@
 #                 shorter run's folder lacks snapshots, which are named (status 1)
 set -uo pipefail
 bin=$1 config=$2 case=$3
-work=tools_cli_$case
-rm -rf "$work"
-mkdir -p "$work"
-cd "$work" || exit 1
+source "$(dirname "${BASH_SOURCE[0]}")/test_lib.sh"
+fresh_work tools_cli_$case
 
-fail() {
-  echo "FAIL: $*"
-  exit 1
-}
 # expect STATUS REGEX COMMAND...: the command ends with STATUS, within 120 s,
 # and its output (stdout and stderr) matches the extended REGEX (across lines).
 expect() {

@@ -15,16 +15,10 @@
 # $PYTHON (with h5py and numpy) edits snapshots.
 set -uo pipefail
 bin=$1 config=$2 case=$3
-work=tools_safety_$case
-rm -rf "$work"
-mkdir -p "$work"
-cd "$work" || exit 1
+source "$(dirname "${BASH_SOURCE[0]}")/test_lib.sh"
+fresh_work tools_safety_$case
 py=${PYTHON:-python3}
 
-fail() {
-  echo "FAIL: $*"
-  exit 1
-}
 # expect STATUS REGEX COMMAND...: the command ends with STATUS, within 60 s,
 # and its output (stdout and stderr) matches REGEX.
 expect() {

@@ -12,14 +12,8 @@ set -uo pipefail
 bin=$1 config=$2 case=$3
 cfdrun=$bin/cfdrun
 cmp=$bin/cfdcompare
-work=user_problems_$case
-rm -rf "$work"
-mkdir -p "$work"
-cd "$work" || exit 1
-fail() {
-  echo "FAIL: $*"
-  exit 1
-}
+source "$(dirname "${BASH_SOURCE[0]}")/test_lib.sh"
+fresh_work user_problems_$case
 kh="$config/kh.yaml"
 small=(--set grid.nx=32 --set grid.ny=32 --set time.end_time=0.05 -q --kokkos-threads=1)
 same_fields() { # a b
