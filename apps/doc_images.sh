@@ -3,7 +3,8 @@
 #
 # Regenerates the pictures of the docs that come from cfdrun's own runs
 # (docs/images/diffusion.png, sod_keep_seed.png, sod_keep_inviscid.png,
-# sod_hllc.png, kh_density.png, kh_mode.png) with the shipped cases and the
+# sod_hllc.png, kh_density.png, kh_mode.png, and ParaView's first view of
+# each solver, paraview_*.png) with the shipped cases and the
 # shipped tools, so that a picture in the docs is always one command away
 # from the code. BIN_DIR (default build/openmp/apps) holds cfdrun and
 # cfdcompare; OUT_DIR (default docs/images) receives the pictures; the runs
@@ -62,4 +63,21 @@ plot hllc.csv --labels "PLM + HLLC + SSP-RK2, 400 cells" --title "Sod at t = 0.2
 # growth against linear theory (docs/kh.md).
 "$python" "$here/verify_kh.py" --cfdrun "$bin/cfdrun" --sizes "${DOC_IMAGES_KH_SIZES:-128,256}" --out kh
 cp kh/kh_density.png kh/kh_mode.png "$out/"
-echo "doc_images: wrote $(cd "$out" && ls diffusion.png sod_keep_seed.png sod_keep_inviscid.png sod_hllc.png kh_density.png kh_mode.png | tr '\n' ' ')into $out"
+# ParaView's default view of each solver's series as it opens (pvbatch, with
+# the checks of tests/paraview_readers.py: the representation, the ranges
+# and integrals against the HDF5 files; docs/output-format.md). Skipped
+# without pvbatch and xvfb-run (python3-paraview, xvfb).
+pictures="diffusion.png sod_keep_seed.png sod_keep_inviscid.png sod_hllc.png kh_density.png kh_mode.png"
+if command -v pvbatch > /dev/null && command -v xvfb-run > /dev/null; then
+  pv() { xvfb-run -a pvbatch "$root/tests/paraview_readers.py" "$1" --png "$out/$2" --field "$3" > /dev/null; }
+  pv diffusion.out/diffusion.xdmf paraview_diffusion.png u
+  pv keep.out/sod.xdmf paraview_sod_keep.png rho
+  pv hllc.out/sod.xdmf paraview_sod_hllc.png rho
+  "$bin/cfdrun" "$root/config/kh.yaml" -q --output kh_pv.out --set grid.nx=128 --set grid.ny=128 \
+    --set time.end_time=1.5 --set output.time_interval=0.5
+  pv kh_pv.out/euler2d.xdmf paraview_kh.png rho
+  pictures+=" paraview_diffusion.png paraview_sod_keep.png paraview_sod_hllc.png paraview_kh.png"
+else
+  echo "doc_images: no pvbatch or xvfb-run: the ParaView pictures are not redrawn" >&2
+fi
+echo "doc_images: wrote $(cd "$out" && ls $pictures | tr '\n' ' ')into $out"
