@@ -10,7 +10,7 @@
 # --quick   shortens the long shipped cases (kh.yaml to t = 0.3,
 #           kh_seed.yaml to t = 0.1, diffusion_benchmark.yaml to 40 steps)
 #
-# Each line is "case field sha256", the SHA-256 of the field's values as
+# Each line is "case field snapshot sha256", the SHA-256 of the field's values as
 # stored (little-endian, x fastest) in the case's final snapshot, so two
 # lists are equal exactly when every value is the same bits. The cases are
 # every file of config/ at its own settings, and the variants that

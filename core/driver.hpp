@@ -22,20 +22,22 @@
 //   void restore(const std::vector<HostField<S>>& state, const Attributes& clock);
 //   void release();                  // frees the device arrays
 //
-// A solver whose steps can be taken several at once (diffusion's fused
-// steps) also provides `int fused_steps() const` (how many it takes best in
+// A solver whose steps can be taken several at once (diffusion's and
+// sod's fused steps) also provides `int fused_steps() const` (how many it takes best in
 // one call) and `void advance_steps(long n)`; the loop then hands it up to
 // that many steps at a time, never past a step at which it has something to
 // do (a snapshot, history row, state check or checkpoint, the last step).
 #pragma once
 
 #include "core/checkpoint.hpp"
+#include "core/clock.hpp"
 #include "core/decomposition.hpp"
-#include "core/job_control.hpp"
 #include "core/run/checkpoint_keeper.hpp"
 #include "core/run/history_file.hpp"
+#include "core/run/run_settings.hpp"
 #include "core/run/schedule.hpp"
 #include "core/run/stop_requests.hpp"
+#include "core/signals.hpp"
 #include "core/snapshot.hpp"
 #include "core/timing.hpp"
 
@@ -174,262 +176,325 @@ inline void refuse_nothing_to_do(const TimeLoop& loop) {
                       "; continue it to a later end with --set " + (by_time ? "time.end_time" : "time.steps") + "=...");
 }
 
-// Runs the loop and writes the snapshots and checkpoints. Returns the
-// timings; throws RunStopped after the checkpoint of a stop (signal, wall
-// time) and CollectiveError for a non-physical state. What falls due when
-// is the Schedule's (core/run/schedule.hpp); this function does it.
+namespace detail {
+
+// One run of the time loop over a solver: the parts of run_time_loop below,
+// each a member, over the state they share (the history file, the
+// checkpoints, the schedule, the timings).
 template <class Physics>
-SolveTimings run_time_loop(Physics& physics, const TimeLoop& loop, SnapshotSeries& series, const Comm& comm,
-                           const HooksFor<Physics>& hooks = {}) {
-  using StateReal = typename StateOf<Physics>::value_type::value_type;
+class LoopRun {
+ public:
+  using State = StateOf<Physics>;
+  using StateReal = typename State::value_type::value_type;
   using SnapshotReal = typename FieldsOf<Physics>::value_type::value_type;
-  const History& history = hooks.history;
-  SolveTimings timings;
-  Stopwatch total;
-  const bool root = comm.is_root();
-  const double unit = loop.time_unit;
-  const CheckpointHeader* const from = loop.restart;
-  refuse_nothing_to_do(loop);
+  using Moment = run::Moment<State>;
 
-  // --- the history file, the checkpoints, and what they record ---
-  run::HistoryFile hst;
-  if (history.every > 0)
-    hst = run::HistoryFile(series, history.path, history.header, root, from ? &from->loop : nullptr);
-  auto history_row = [&](double dt) {
-    if (history.every <= 0) return;
-    const std::vector<double> totals = history.row();  // collective
-    if (root) hst.append_row(physics.step(), physics.time() * unit, dt * unit, totals);
-  };
-  auto history_bytes = [&]() -> long {
-    if (history.every <= 0) return -1;
-    return comm.sum(root ? hst.bytes() : 0L);  // rank 0's, on every rank
-  };
-  run::CheckpointKeeper keeper(series, loop.case_name, loop.checkpoint_keep, history.every > 0 ? hst.name() : "",
-                               static_cast<int>(sizeof(SnapshotReal)), from, root);
-  const long updates_per_step = comm.sum(physics.updates_per_step());
-  run::Schedule schedule(cadence_of(loop, history.every, static_cast<double>(sizeof(StateReal)) * updates_per_step * 5),
-                         0.0);
-  using Moment = run::Moment<StateOf<Physics>>;
-  auto moment = [&](long hist_bytes) {
-    return Moment{physics.state(), physics.clock(),  physics.step(),          physics.time() * unit,
-                  hist_bytes,      series.records(), schedule.outputs_done(), schedule.checkpoints_done()};
-  };
-  auto write_checkpoint_of = [&](const Moment& m) {
-    Stopwatch io;
-    const std::string path = keeper.write(m);
-    schedule.checkpoint_took(io.seconds());
-    return path;
-  };
+  LoopRun(Physics& physics, const TimeLoop& loop, SnapshotSeries& series, const Comm& comm,
+          const HooksFor<Physics>& hooks)
+      : physics_(physics),
+        loop_(loop),
+        series_(series),
+        comm_(comm),
+        hooks_(hooks),
+        history_(hooks.history),
+        root_(comm.is_root()),
+        unit_(loop.time_unit),
+        from_(loop.restart),
+        to_end_time_(loop.steps <= 0),
+        final_checkpoint_(loop.checkpoint_at_end || loop.checkpoint_every > 0),
+        hst_(history_.every > 0
+                 ? run::HistoryFile(series, history_.path, history_.header, root_, from_ ? &from_->loop : nullptr)
+                 : run::HistoryFile()),
+        keeper_(series, loop.case_name, loop.checkpoint_keep, history_.every > 0 ? hst_.name() : "",
+                static_cast<int>(sizeof(SnapshotReal)), from_, root_),
+        updates_per_step_(comm.sum(physics.updates_per_step())),
+        schedule_(cadence_of(loop, history_.every, static_cast<double>(sizeof(StateReal)) * updates_per_step_ * 5),
+                  0.0) {}
 
-  // A non-physical state is written for diagnosis and ends the run on every rank.
-  auto stop_for_fault = [&](std::string why) {
-    const std::string file = series.write_diagnosis(physics.step(), physics.time() * unit, physics.fields(), why);
-    throw CollectiveError(why + "; the state is in " + file);
-  };
-  auto check_state = [&] {
-    std::string why = physics.fault();
-    if (!why.empty()) stop_for_fault(why);
-  };
-  // A checkpoint during the run: the state is checked first, so that no
-  // checkpoint holds a broken one.
-  auto checkpoint_in_loop = [&] {
-    Kokkos::fence();
-    check_state();
-    return write_checkpoint_of(moment(history_bytes()));
-  };
-
-  // --- the starting state: the initial one, or the checkpoint's ---
-  Stopwatch phase;
-  if (from) {
-    physics.restore(read_checkpoint_state<StateReal>(*from, series.decomposition()), from->clock);
-    Kokkos::fence();
-    if (physics.step() != from->step)
-      throw CollectiveError(from->path + ": the restored state is at step " + std::to_string(physics.step()) +
-                            ", the checkpoint says " + std::to_string(from->step));
-    if (root && !from->new_folder) clear_after_checkpoint(series, *from);  // a branch's folder is new
-    series.resume(from->loop.series, from->loop.series_fields, from->loop.series_bytes);
-  } else {
-    physics.set_initial_state();
-    Kokkos::fence();
-  }
-  timings.h2d_s = phase.seconds();
-  if (hooks.started) hooks.started();
-  // A new run, or a branch (--restart --output NEW): the series of the new
-  // folder begins with the starting state.
-  if (!from || from->new_folder) {
-    Stopwatch io;
-    series.write(physics.step(), physics.time() * unit, physics.fields(), {});
-    history_row(0);
-    // Only now, with the new run's first results in place, do an earlier
-    // run's (--overwrite) go.
-    if (root) series.under_way();
-    timings.output_s += io.seconds();
+  // The starting state: the initial one, or the checkpoint's. A new run, or
+  // a branch (--restart --output NEW), begins its series with it.
+  void start() {
+    Stopwatch phase;
+    if (from_) {
+      physics_.restore(read_checkpoint_state<StateReal>(*from_, series_.decomposition()), from_->clock);
+      Kokkos::fence();
+      if (physics_.step() != from_->step)
+        throw CollectiveError(from_->path + ": the restored state is at step " + std::to_string(physics_.step()) +
+                              ", the checkpoint says " + std::to_string(from_->step));
+      if (root_ && !from_->new_folder) clear_after_checkpoint(series_, *from_);  // a branch's folder is new
+      series_.resume(from_->loop.series, from_->loop.series_fields, from_->loop.series_bytes);
+    } else {
+      physics_.set_initial_state();
+      Kokkos::fence();
+    }
+    timings_.h2d_s = phase.seconds();
+    if (hooks_.started) hooks_.started();
+    if (!from_ || from_->new_folder) {
+      Stopwatch io;
+      series_.write(physics_.step(), physics_.time() * unit_, physics_.fields(), {});
+      history_row(0);
+      // Only now, with the new run's first results in place, do an earlier
+      // run's (--overwrite) go.
+      if (root_) series_.under_way();
+      timings_.output_s += io.seconds();
+    }
+    if (from_) schedule_.resume(physics_.time(), from_->loop.outputs_done, from_->loop.checkpoints_done);
+    first_step_ = physics_.step();
+    progress_.emplace(loop_.quiet || !root_, loop_.progress_seconds, to_end_time_ ? 1 : loop_.steps, updates_per_step_,
+                      to_end_time_ ? loop_.end_time * unit_ : 0.0, first_step_, physics_.time() * unit_);
+    // Wall-clock control, decided on rank 0 and agreed with the time step.
+    schedule_.wall_checkpoint_written(job::process_seconds());
+    loop_clock_.restart();
+    step_clock_.restart();
   }
 
-  const bool to_end_time = loop.steps <= 0;
-  auto finished = [&] {
-    return to_end_time ? physics.time() >= loop.end_time * (1 - 1e-14) : physics.step() >= loop.steps;
-  };
-  if (from) schedule.resume(physics.time(), from->loop.outputs_done, from->loop.checkpoints_done);
-  const long first_step = physics.step();
-  Progress progress(loop.quiet || !root, loop.progress_seconds, to_end_time ? 1 : loop.steps, updates_per_step,
-                    to_end_time ? loop.end_time * unit : 0.0, first_step, physics.time() * unit);
-  // Wall-clock control, decided on rank 0 and agreed with the time step.
-  schedule.wall_checkpoint_written(job::process_seconds());
-  auto requests = [&] {
-    run::StopRequests r;
-    r.signal = job::stop_signal() != 0;
-    if (!root) return r;
-    const double now = job::process_seconds();
-    r.checkpoint = schedule.checkpoint_by_wall(now);
-    r.wall_time = schedule.near_wall_limit(now);
-    return r;
-  };
-  auto stop_now = [&](const run::StopRequests& why) {
-    const std::string path = checkpoint_in_loop();
-    const std::string reason = why.signal ? std::string(job::signal_name(job::stop_signal()))
-                                          : "the wall-time limit (" + format_real(loop.wall_time) + " s; " +
-                                                format_real(std::round(job::process_seconds())) + " s used)";
-    throw RunStopped("stopped by " + reason + " after step " + std::to_string(physics.step()) +
-                     ", t = " + format_real(physics.time() * unit) + "; checkpoint " + path +
-                     "\ncontinue with: cfdrun --restart " + path);
-  };
+  bool finished() const {
+    return to_end_time_ ? physics_.time() >= loop_.end_time * (1 - 1e-14) : physics_.step() >= loop_.steps;
+  }
 
-  double loop_output_s = 0, dt = 0;
-  bool last_was_output = false;
-  const bool final_checkpoint = loop.checkpoint_at_end || loop.checkpoint_every > 0;
-  std::optional<Moment> before_last;
-  phase.restart();
-  Stopwatch step_clock;
-  while (!finished()) {
-    // One reduction agrees on the step (the minimum over ranks) and on the
-    // requests (their OR): stop, or checkpoint by the wall clock.
-    double local = physics.stable_dt();
+  // One reduction agrees on the step (the minimum over ranks) and on the
+  // requests (their OR): a stop, or a checkpoint by the wall clock. Returns
+  // the stable dt; a broken state or a collapsed dt ends the run.
+  double agree_on_step() {
+    double local = physics_.stable_dt();
     if (!(local > 0) || !std::isfinite(local)) local = -1;
-    const run::StepAgreement agreed = run::agree_on_step(comm, local, requests());
+    const run::StepAgreement agreed = run::agree_on_step(comm_, local, requests());
     if (agreed.requests.stop()) stop_now(agreed.requests);
     if (agreed.requests.checkpoint) {
       Stopwatch io;
       checkpoint_in_loop();
-      schedule.wall_checkpoint_written(job::process_seconds());
-      loop_output_s += io.seconds();
+      schedule_.wall_checkpoint_written(job::process_seconds());
+      loop_output_s_ += io.seconds();
     }
     const double stable = agreed.dt;
     if (stable < 0) {
-      std::string why = physics.fault();
-      stop_for_fault(why.empty() ? "the time step is not positive at step " + std::to_string(physics.step()) : why);
+      std::string why = physics_.fault();
+      stop_for_fault(why.empty() ? "the time step is not positive at step " + std::to_string(physics_.step()) : why);
     }
-    if (keeper.reference_dt() == 0) keeper.set_reference_dt(stable);
-    if (loop.dt_floor > 0 && stable < loop.dt_floor * keeper.reference_dt()) {
-      std::string why = physics.fault();
+    if (keeper_.reference_dt() == 0) keeper_.set_reference_dt(stable);
+    if (loop_.dt_floor > 0 && stable < loop_.dt_floor * keeper_.reference_dt()) {
+      std::string why = physics_.fault();
       stop_for_fault(!why.empty() ? why
-                                  : "the time step collapsed at step " + std::to_string(physics.step()) + ", t = " +
-                                        format_real(physics.time() * unit) + ": dt = " + format_real(stable * unit) +
-                                        ", below run.dt_floor = " + format_real(loop.dt_floor) +
-                                        " of the first step's " + format_real(keeper.reference_dt() * unit));
+                                  : "the time step collapsed at step " + std::to_string(physics_.step()) + ", t = " +
+                                        format_real(physics_.time() * unit_) + ": dt = " + format_real(stable * unit_) +
+                                        ", below run.dt_floor = " + format_real(loop_.dt_floor) +
+                                        " of the first step's " + format_real(keeper_.reference_dt() * unit_));
     }
-    dt = stable;
-    // Land on the end time and on output times exactly: the step is
-    // shortened to reach it, and the clock is set to it after the step.
-    const bool shortened_to_end = to_end_time && physics.time() + dt > loop.end_time;
-    double landing = shortened_to_end ? loop.end_time : NAN;
-    if (shortened_to_end) dt = loop.end_time - physics.time();
-    const bool output_now = schedule.reaches_output(physics.time(), dt);
+    return stable;
+  }
+
+  // The step (or several, where the solver fuses them and nothing falls due
+  // in between), shortened to land on the end time or an output time
+  // exactly: the clock is set to it after the step. Returns whether it
+  // landed on an output time.
+  bool advance(double stable) {
+    dt_ = stable;
+    const bool shortened_to_end = to_end_time_ && physics_.time() + dt_ > loop_.end_time;
+    double landing = shortened_to_end ? loop_.end_time : NAN;
+    if (shortened_to_end) dt_ = loop_.end_time - physics_.time();
+    const bool output_now = schedule_.reaches_output(physics_.time(), dt_);
     if (output_now) {
-      landing = schedule.next_output_time();
-      dt = landing - physics.time();
+      landing = schedule_.next_output_time();
+      dt_ = landing - physics_.time();
     }
     // A last step shortened to land on an end time that is no output time
     // is one a longer run would not take: the end-of-run checkpoint holds
     // the state before it, so that a run continued from it to a later end
     // takes the steps of one run there.
-    if (shortened_to_end && !output_now && final_checkpoint) {
+    if (shortened_to_end && !output_now && final_checkpoint_) {
       Kokkos::fence();
       check_state();
-      before_last = moment(history_bytes());
+      before_last_ = moment(history_bytes());
     }
-    // Several steps in one call where the solver fuses them and nothing
-    // falls due in between.
     long batch = 1;
-    if constexpr (detail::fuses_steps<Physics>::value) {
-      if (!to_end_time)
-        batch = schedule.steps_in_one_call(physics.step(),
-                                           std::min<long>(physics.fused_steps(), loop.steps - physics.step()));
+    if constexpr (fuses_steps<Physics>::value) {
+      if (!to_end_time_)
+        batch = schedule_.steps_in_one_call(physics_.step(),
+                                            std::min<long>(physics_.fused_steps(), loop_.steps - physics_.step()));
     }
     if (batch > 1) {
-      if constexpr (detail::fuses_steps<Physics>::value) physics.advance_steps(batch);
+      if constexpr (fuses_steps<Physics>::value) physics_.advance_steps(batch);
     } else {
-      physics.advance(dt);
+      physics_.advance(dt_);
     }
-    if (!std::isnan(landing)) physics.land_on(landing);
-    progress.update(physics.step(), physics.time() * unit, dt * unit, hooks.progress_note);
-    const run::Due due = schedule.after_step(physics.step(), physics.time(), output_now);
+    if (!std::isnan(landing)) physics_.land_on(landing);
+    progress_->update(physics_.step(), physics_.time() * unit_, dt_ * unit_, hooks_.progress_note);
+    return output_now;
+  }
+
+  // What falls due after the step: a state check, a snapshot, a history
+  // row, a checkpoint (the last step's snapshot and checkpoint are the
+  // end's, in finish()).
+  void write_what_is_due(bool output_now) {
+    const run::Due due = schedule_.after_step(physics_.step(), physics_.time(), output_now);
     if (due.check) check_state();
-    if (schedule.snapshots_by_time() > static_cast<long>(max_snapshots))
-      throw CollectiveError("output.time_interval " + format_real(loop.output_interval * unit) +
+    if (schedule_.snapshots_by_time() > static_cast<long>(max_snapshots))
+      throw CollectiveError("output.time_interval " + format_real(loop_.output_interval * unit_) +
                             " has made this run write more than " + std::to_string(static_cast<long>(max_snapshots)) +
                             " snapshots; choose a larger interval");
     const bool last = finished();
-    last_was_output = due.snapshot;
-    // The last step's snapshot and checkpoint are the end's, below.
+    last_was_output_ = due.snapshot;
     if ((due.snapshot && !last) || due.history || (due.checkpoint && !last)) {
       Kokkos::fence();
       Stopwatch io;
-      if (due.snapshot && !last) series.write(physics.step(), physics.time() * unit, physics.fields(), {});
-      if (due.history) history_row(dt);
+      if (due.snapshot && !last) series_.write(physics_.step(), physics_.time() * unit_, physics_.fields(), {});
+      if (due.history) history_row(dt_);
       if (due.checkpoint && !last) checkpoint_in_loop();
-      loop_output_s += io.seconds();
+      loop_output_s_ += io.seconds();
     }
-    if (root && schedule.watches_steps()) {
+    if (root_ && schedule_.watches_steps()) {
       Kokkos::fence();
-      schedule.step_took(step_clock.seconds());
-      step_clock.restart();
+      schedule_.step_took(step_clock_.seconds());
+      step_clock_.restart();
     }
   }
-  Kokkos::fence();
-  timings.loop_s = phase.seconds() - loop_output_s;
-  timings.output_s += loop_output_s;
-  timings.cell_updates = updates_per_step * (physics.step() - first_step);
-  // The last state is checked whatever the cadence: a broken one is never
-  // written as the result.
-  check_state();
-  const bool checkpoint_at_end =
-      loop.checkpoint_at_end || (loop.checkpoint_every > 0 && physics.step() % loop.checkpoint_every == 0);
-  const long hist_bytes_at_end = history_bytes();  // before the row that only ends this part
-  if (history.every > 0 && physics.step() % history.every != 0 && physics.step() > first_step) history_row(dt);
-  hst.close();
 
-  // The end: the final state read back (D2H), the solver's closing work,
-  // the device arrays freed (EXIT) and TOTAL closed (less the output time),
-  // so that the last snapshot, written from the host copy, carries every
-  // timing.
-  phase.restart();
-  const FieldsOf<Physics> final_fields = physics.fields();
-  timings.d2h_s = phase.seconds();
-  std::optional<Moment> at_end;
-  if (checkpoint_at_end && !before_last) at_end = moment(hist_bytes_at_end);
-  Attributes extra = hooks.closing ? hooks.closing(final_fields) : Attributes{};
-  phase.restart();
-  physics.release();
-  Kokkos::fence();
-  timings.exit_s = phase.seconds();
-  timings.total_s = total.seconds() - timings.output_s;
-  timings.take_slowest(comm);
-  for (const auto& a : timings.attributes()) extra.push_back(a);
-  series.write(physics.step(), physics.time() * unit, final_fields, extra);
-  if (before_last) {
-    write_checkpoint_of(*before_last);
-  } else if (at_end) {
-    // A snapshot at an output time belongs to the series; one written only
-    // because this part of the run ended there does not (a continued run
-    // replaces it).
-    const bool listed_before = from && physics.step() == first_step &&
-                               std::any_of(from->loop.series.begin(), from->loop.series.end(),
-                                           [&](const SnapshotSeries::Record& r) { return r.step == first_step; });
-    if ((last_was_output && physics.step() > first_step) || listed_before) at_end->series = series.records();
-    write_checkpoint_of(*at_end);
+  // The end: the last state checked whatever the cadence (a broken one is
+  // never written as the result), the last history row, the final state
+  // read back (D2H), the solver's closing work, the device arrays freed
+  // (EXIT) and TOTAL closed (less the output time), so that the last
+  // snapshot, written from the host copy, carries every timing; then the
+  // end-of-run checkpoint.
+  SolveTimings finish() {
+    Kokkos::fence();
+    timings_.loop_s = loop_clock_.seconds() - loop_output_s_;
+    timings_.output_s += loop_output_s_;
+    timings_.cell_updates = updates_per_step_ * (physics_.step() - first_step_);
+    check_state();
+    const bool checkpoint_at_end =
+        loop_.checkpoint_at_end || (loop_.checkpoint_every > 0 && physics_.step() % loop_.checkpoint_every == 0);
+    const long hist_bytes_at_end = history_bytes();  // before the row that only ends this part
+    if (history_.every > 0 && physics_.step() % history_.every != 0 && physics_.step() > first_step_) history_row(dt_);
+    hst_.close();
+
+    Stopwatch phase;
+    const FieldsOf<Physics> final_fields = physics_.fields();
+    timings_.d2h_s = phase.seconds();
+    std::optional<Moment> at_end;
+    if (checkpoint_at_end && !before_last_) at_end = moment(hist_bytes_at_end);
+    Attributes extra = hooks_.closing ? hooks_.closing(final_fields) : Attributes{};
+    phase.restart();
+    physics_.release();
+    Kokkos::fence();
+    timings_.exit_s = phase.seconds();
+    timings_.total_s = total_.seconds() - timings_.output_s;
+    timings_.take_slowest(comm_);
+    for (const auto& a : timings_.attributes()) extra.push_back(a);
+    series_.write(physics_.step(), physics_.time() * unit_, final_fields, extra);
+    if (before_last_) {
+      write_checkpoint_of(*before_last_);
+    } else if (at_end) {
+      // A snapshot at an output time belongs to the series; one written only
+      // because this part of the run ended there does not (a continued run
+      // replaces it).
+      const bool listed_before = from_ && physics_.step() == first_step_ &&
+                                 std::any_of(from_->loop.series.begin(), from_->loop.series.end(),
+                                             [&](const SnapshotSeries::Record& r) { return r.step == first_step_; });
+      if ((last_was_output_ && physics_.step() > first_step_) || listed_before) at_end->series = series_.records();
+      write_checkpoint_of(*at_end);
+    }
+    return timings_;
   }
-  return timings;
+
+ private:
+  void history_row(double dt) {
+    if (history_.every <= 0) return;
+    const std::vector<double> totals = history_.row();  // collective
+    if (root_) hst_.append_row(physics_.step(), physics_.time() * unit_, dt * unit_, totals);
+  }
+  long history_bytes() {
+    if (history_.every <= 0) return -1;
+    return comm_.sum(root_ ? hst_.bytes() : 0L);  // rank 0's, on every rank
+  }
+  Moment moment(long hist_bytes) {
+    return Moment{physics_.state(), physics_.clock(),  physics_.step(),          physics_.time() * unit_,
+                  hist_bytes,       series_.records(), schedule_.outputs_done(), schedule_.checkpoints_done()};
+  }
+  std::string write_checkpoint_of(const Moment& m) {
+    Stopwatch io;
+    const std::string path = keeper_.write(m);
+    schedule_.checkpoint_took(io.seconds());
+    return path;
+  }
+  // A non-physical state is written for diagnosis and ends the run on every rank.
+  [[noreturn]] void stop_for_fault(const std::string& why) {
+    const std::string file = series_.write_diagnosis(physics_.step(), physics_.time() * unit_, physics_.fields(), why);
+    throw CollectiveError(why + "; the state is in " + file);
+  }
+  void check_state() {
+    const std::string why = physics_.fault();
+    if (!why.empty()) stop_for_fault(why);
+  }
+  // A checkpoint during the run: the state is checked first, so that no
+  // checkpoint holds a broken one.
+  std::string checkpoint_in_loop() {
+    Kokkos::fence();
+    check_state();
+    return write_checkpoint_of(moment(history_bytes()));
+  }
+  // This rank's requests: a signal on any rank; the wall clock on rank 0.
+  run::StopRequests requests() {
+    run::StopRequests r;
+    r.signal = job::stop_signal() != 0;
+    if (!root_) return r;
+    const double now = job::process_seconds();
+    r.checkpoint = schedule_.checkpoint_by_wall(now);
+    r.wall_time = schedule_.near_wall_limit(now);
+    return r;
+  }
+  [[noreturn]] void stop_now(const run::StopRequests& why) {
+    const std::string path = checkpoint_in_loop();
+    const std::string reason = why.signal ? std::string(job::signal_name(job::stop_signal()))
+                                          : "the wall-time limit (" + format_real(loop_.wall_time) + " s; " +
+                                                format_real(std::round(job::process_seconds())) + " s used)";
+    throw RunStopped("stopped by " + reason + " after step " + std::to_string(physics_.step()) +
+                     ", t = " + format_real(physics_.time() * unit_) + "; checkpoint " + path +
+                     "\ncontinue with: cfdrun --restart " + path);
+  }
+
+  Physics& physics_;
+  const TimeLoop& loop_;
+  SnapshotSeries& series_;
+  const Comm& comm_;
+  const HooksFor<Physics>& hooks_;
+  const History& history_;
+  Stopwatch total_;
+  SolveTimings timings_;
+  const bool root_;
+  const double unit_;
+  const CheckpointHeader* const from_;
+  const bool to_end_time_;
+  const bool final_checkpoint_;
+  run::HistoryFile hst_;
+  run::CheckpointKeeper keeper_;
+  const long updates_per_step_;
+  run::Schedule schedule_;
+  long first_step_ = 0;
+  std::optional<Progress> progress_;
+  Stopwatch loop_clock_, step_clock_;
+  double loop_output_s_ = 0, dt_ = 0;
+  bool last_was_output_ = false;
+  std::optional<Moment> before_last_;
+};
+
+}  // namespace detail
+
+// Runs the loop and writes the snapshots and checkpoints. Returns the
+// timings; throws RunStopped after the checkpoint of a stop (signal, wall
+// time) and CollectiveError for a non-physical state. What falls due when
+// is the Schedule's (core/run/schedule.hpp); detail::LoopRun does it.
+template <class Physics>
+SolveTimings run_time_loop(Physics& physics, const TimeLoop& loop, SnapshotSeries& series, const Comm& comm,
+                           const HooksFor<Physics>& hooks = {}) {
+  refuse_nothing_to_do(loop);
+  detail::LoopRun<Physics> run(physics, loop, series, comm, hooks);
+  run.start();  // the initial state, or the checkpoint's, and the first snapshot
+  while (!run.finished()) {
+    const double dt = run.agree_on_step();    // over the ranks, with their stop and checkpoint requests
+    const bool output_now = run.advance(dt);  // landing on an output or the end time
+    run.write_what_is_due(output_now);        // check, snapshot, history row, checkpoint
+  }
+  return run.finish();  // the last state checked and written, the end-of-run checkpoint
 }
 
 }  // namespace cfd

@@ -13,9 +13,9 @@
 // one side of the block to the other, without MPI.
 #pragma once
 
+#include "core/clock.hpp"
 #include "core/decomposition.hpp"
 #include "core/parallel.hpp"
-#include "core/timing.hpp"
 
 #include <algorithm>
 #include <array>

@@ -6,7 +6,7 @@
 #include <mpi.h>
 #endif
 
-#include "core/job_control.hpp"
+#include "core/signals.hpp"
 
 #include <functional>
 #include <string>

@@ -31,6 +31,9 @@ namespace cfd {
 using ExecSpace = Kokkos::DefaultExecutionSpace;
 using MemSpace = ExecSpace::memory_space;
 using HostSpace = Kokkos::DefaultHostExecutionSpace;
+// Whether the kernels run on the host (a CPU backend): the one spelling of
+// the question that picks a kernel's CPU or GPU shape.
+constexpr bool host_backend = std::is_same_v<ExecSpace, HostSpace>;
 // Host memory the GPU copies to and from at full speed (page-locked), for
 // buffers that cross between them often: halo faces on their way to MPI.
 #if defined(KOKKOS_ENABLE_CUDA)
@@ -44,7 +47,7 @@ using PinnedHostMemory = Kokkos::HostSpace;
 // team's scratch is ordinary memory that Kokkos allocates at any size (its
 // nominal 32 KB limit is not checked).
 inline size_t team_scratch_limit() {
-  if constexpr (std::is_same_v<ExecSpace, HostSpace>)
+  if constexpr (host_backend)
     return ~size_t(0);
   else
     return static_cast<size_t>(Kokkos::TeamPolicy<ExecSpace>::scratch_size_max(0));
@@ -149,7 +152,7 @@ constexpr int fastest_index() {
 template <Kokkos::Iterate Order>
 Range2D<Order> range_2d(int i0, int i1, int j0, int j1) {
 #if defined(KOKKOS_ENABLE_CUDA) || defined(KOKKOS_ENABLE_HIP)
-  if constexpr (!std::is_same_v<ExecSpace, Kokkos::DefaultHostExecutionSpace>) {
+  if constexpr (!host_backend) {
     if constexpr (fastest_index<Order>() == 0) return Range2D<Order>({i0, j0}, {i1, j1}, {64, 4});
     return Range2D<Order>({i0, j0}, {i1, j1}, {1, 256});
   }
@@ -191,7 +194,7 @@ template <Kokkos::Iterate Order, class F>
 void for_each_2d(const char* label, int i0, int i1, int j0, int j1, int contiguous_index, const F& f) {
   if (i0 >= i1 || j0 >= j1) return;
   constexpr int fast = fastest_index<Order>();
-  if constexpr (std::is_same_v<ExecSpace, Kokkos::DefaultHostExecutionSpace>) {
+  if constexpr (host_backend) {
     if (fast == contiguous_index) {
       if constexpr (fast == 0)
         Kokkos::parallel_for(label, Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<long>>(j0, j1),
@@ -230,7 +233,7 @@ Real min_2d(const char* label, int i0, int i1, int j0, int j1, int contiguous_in
   Real result = Kokkos::reduction_identity<Real>::min();
   if (i0 >= i1 || j0 >= j1) return result;
   constexpr int fast = fastest_index<Order>();
-  if constexpr (std::is_same_v<ExecSpace, Kokkos::DefaultHostExecutionSpace>) {
+  if constexpr (host_backend) {
     if (fast == contiguous_index) {
       if constexpr (fast == 0)
         Kokkos::parallel_reduce(label, Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<long>>(j0, j1),

@@ -1,11 +1,14 @@
 #include "core/safe_files.hpp"
 
+#include "core/signals.hpp"
+
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <stdexcept>
 #include <vector>
@@ -152,6 +155,36 @@ std::uint64_t file_digest(const std::string& path, long offset, long* length) {
   h = ((h << 27) | (h >> 37)) * k2 + k3;
   if (length) *length = total;
   return h;
+}
+
+void write_file_atomically(const std::string& path, const std::string& contents) {
+  const std::string tmp = path + ".tmp";
+  job::TemporaryFile in_progress(tmp);
+  // A leftover or a planted link goes first, and the new file is created
+  // afresh (O_EXCL never follows a link), so nothing outside is written.
+  clear_temporary(tmp);
+  const int fd = open_no_follow(tmp, O_WRONLY | O_CREAT | O_EXCL);
+  errno = 0;
+  std::FILE* f = fdopen(fd, "wb");
+  if (!f) {
+    const int why = errno;
+    close(fd);
+    std::remove(tmp.c_str());
+    throw std::runtime_error(tmp + ": cannot create: " + std::strerror(why));
+  }
+  const bool written = std::fwrite(contents.data(), 1, contents.size(), f) == contents.size() && std::fflush(f) == 0;
+  const int cause = errno;
+  const bool closed = std::fclose(f) == 0;
+  if (!written || !closed) {
+    const int why = cause != 0 ? cause : errno;
+    std::remove(tmp.c_str());
+    throw std::runtime_error(tmp + ": cannot write: " + std::strerror(why));
+  }
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+    const int why = errno;
+    std::remove(tmp.c_str());
+    throw std::runtime_error(path + ": cannot rename into place: " + std::strerror(why));
+  }
 }
 
 }  // namespace cfd::files

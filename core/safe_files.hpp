@@ -30,6 +30,12 @@ std::FILE* fopen_no_follow(const std::string& path, const char* mode);
 // followed) goes; a folder there is an error.
 void clear_temporary(const std::string& path);
 
+// Writes `contents` to `path` through `path.tmp`, renamed into place when
+// complete (a second SIGINT removes the temporary file); on any failure the
+// temporary file is removed and the error names the system's reason ("No
+// space left on device").
+void write_file_atomically(const std::string& path, const std::string& contents);
+
 // Whether `name` is a plain file name (no folder part) of a form cfdrun
 // writes in an output folder: <word>_<8 digits>.h5 (snapshots,
 // checkpoint_*, diagnosis_*), <word>.xdmf, <word>.hst, <word>_final.txt,

@@ -1,5 +1,5 @@
 // Sanitizer defaults compiled into every cfdrun executable of a sanitizer
-// build (CMakeLists.txt adds this file to the targets that link cfdrun_core
+// build (core/CMakeLists.txt adds this file to the targets that link cfdrun_core
 // only when CMAKE_CXX_FLAGS has -fsanitize=address). They make the debug
 // preset pass as it stands, with no option set by hand, and hold for every
 // way a test starts a program: ctest, bash, Python, mpirun.

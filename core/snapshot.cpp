@@ -187,7 +187,7 @@ void OutputFolder::rewrite_manifest() const {
   for (const auto& name : previous_) text += name + "\n";
   for (const auto& name : written_)
     if (std::find(previous_.begin(), previous_.end(), name) == previous_.end()) text += name + "\n";
-  job::write_file_atomically(dir_ + "/" + manifest_name, text);
+  files::write_file_atomically(dir_ + "/" + manifest_name, text);
 }
 
 void OutputFolder::retire_previous() {
@@ -594,7 +594,7 @@ void SnapshotSeries::write_xdmf() const {
   x << "  </Grid>\n </Domain>\n</Xdmf>\n";
 
   claim(xdmf_path_);
-  job::write_file_atomically(xdmf_path_, x.str());
+  files::write_file_atomically(xdmf_path_, x.str());
   wrote(xdmf_path_);
 }
 

@@ -1,6 +1,6 @@
 #include "core/text_field.hpp"
 
-#include "core/job_control.hpp"
+#include "core/safe_files.hpp"
 
 #include <algorithm>
 #include <cerrno>
@@ -24,7 +24,7 @@ void write_text_field(const std::string& path, long nx, long ny, const std::vect
     std::snprintf(line, sizeof line, "%.16e\n", v);
     text += line;
   }
-  job::write_file_atomically(path, text);
+  files::write_file_atomically(path, text);
 }
 
 namespace {

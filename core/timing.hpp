@@ -2,26 +2,16 @@
 // (problems.md section 1), and the progress line of long runs.
 #pragma once
 
+#include "core/clock.hpp"
 #include "core/comm.hpp"
 #include "core/kokkos_compat.hpp"
 #include "core/snapshot.hpp"
 
-#include <chrono>
 #include <cstdio>
 #include <functional>
 #include <string>
 
 namespace cfd {
-
-class Stopwatch {
- public:
-  Stopwatch() : start_(std::chrono::steady_clock::now()) {}
-  double seconds() const { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count(); }
-  void restart() { start_ = std::chrono::steady_clock::now(); }
-
- private:
-  std::chrono::steady_clock::time_point start_;
-};
 
 struct SolveTimings {
   double total_s = 0;   // the whole solve: allocation, transfers, loop, release

@@ -32,4 +32,8 @@ std::vector<KeySpec> solver_keys(const std::string& name) {
   throw ConfigError("unknown solver '" + name + "'; cfdrun knows: " + known);
 }
 
+Config default_case(const std::string& solver, const std::vector<std::string>& overrides) {
+  return Config::from_string("solver: " + solver + "\n", "the default " + solver + " case", overrides, solver_keys);
+}
+
 }  // namespace cfd

@@ -1,20 +1,15 @@
-// The table of solvers cfdrun knows: each brings its case-file keys and a run
-// function. Adding a solver is one entry here.
+// The table of solvers cfdrun knows (solvers.cpp): each brings its case-file
+// keys and a run function. Adding a solver is one entry there, beside its
+// folder, tests and docs (docs/developers.md, "Adding a solver").
 #pragma once
 
-#include "core/checkpoint.hpp"
 #include "core/config.hpp"
+#include "core/run/run_context.hpp"
 
 #include <string>
 #include <vector>
 
 namespace cfd {
-
-struct RunContext {
-  std::string case_name;  // case file name without folder and extension
-  bool quiet = false;
-  const CheckpointHeader* restart = nullptr;  // continue from this checkpoint (cfdrun --restart)
-};
 
 struct SolverEntry {
   const char* name;
@@ -27,6 +22,9 @@ struct SolverEntry {
 };
 
 const std::vector<SolverEntry>& solvers();
+// The default case of `solver` with `overrides` ("grid.nx=64"), checked as a
+// case file is: cfdbench's variants and the tests make their cases so.
+Config default_case(const std::string& solver, const std::vector<std::string>& overrides);
 // Keys of a solver by name; throws ConfigError naming the known solvers.
 std::vector<KeySpec> solver_keys(const std::string& name);
 

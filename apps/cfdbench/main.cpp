@@ -14,6 +14,7 @@
 #include "physics/diffusion/diffusion_solver.hpp"
 #include "physics/euler2d/euler2d_solver.hpp"
 #include "physics/sod/sod_solver.hpp"
+#include "physics/solvers.hpp"
 
 #include <algorithm>
 #include <array>
@@ -171,10 +172,97 @@ struct Row {
   double iterations_per_step = 0;  // implicit diffusion: CG iterations per step
 };
 
+bool contains(const std::vector<std::string>& list, const std::string& item) {
+  return std::find(list.begin(), list.end(), item) != list.end();
+}
+
 double implicit_alpha = 100;
 
-// Implicit diffusion variants: "be-stencil", "cn-matrix-gs", ...
-bool is_implicit(const std::string& variant) { return variant.rfind("be-", 0) == 0 || variant.rfind("cn-", 0) == 0; }
+// A variant is a named set of ordinary key overrides of its solver's default
+// case (the keys of cfdrun --list-keys), made and checked as a case file is
+// (cfd::default_case): a variant means what the same keys mean to cfdrun.
+struct VariantKeys {
+  const char* name;
+  std::vector<std::string> keys;
+};
+
+const std::vector<VariantKeys>& variants_of(const std::string& solver) {
+  static const std::vector<VariantKeys> diffusion = {
+      {"baseline", {"diffusion.variant=baseline", "diffusion.iteration=left"}},
+      {"contiguous", {"diffusion.iteration=left"}},
+      {"strided", {"diffusion.iteration=right"}},
+      {"default", {"diffusion.iteration=default"}},
+      {"serial", {}},  // the serial host loop (diffusion_reference.hpp) on the same case
+      {"be-stencil", {"diffusion.scheme=backward_euler", "diffusion.iteration=left"}},
+      {"be-matrix", {"diffusion.scheme=backward_euler", "diffusion.operator=matrix", "diffusion.iteration=left"}},
+      {"cn-stencil", {"diffusion.scheme=crank_nicolson", "diffusion.iteration=left"}},
+      {"cn-matrix", {"diffusion.scheme=crank_nicolson", "diffusion.operator=matrix", "diffusion.iteration=left"}},
+      {"be-stencil-gs",
+       {"diffusion.scheme=backward_euler", "diffusion.preconditioner=gauss_seidel", "diffusion.iteration=left"}},
+      {"be-matrix-gs",
+       {"diffusion.scheme=backward_euler", "diffusion.operator=matrix", "diffusion.preconditioner=gauss_seidel",
+        "diffusion.iteration=left"}},
+      {"cn-stencil-gs",
+       {"diffusion.scheme=crank_nicolson", "diffusion.preconditioner=gauss_seidel", "diffusion.iteration=left"}},
+      {"cn-matrix-gs",
+       {"diffusion.scheme=crank_nicolson", "diffusion.operator=matrix", "diffusion.preconditioner=gauss_seidel",
+        "diffusion.iteration=left"}},
+      {"be-stencil-jacobi",
+       {"diffusion.scheme=backward_euler", "diffusion.preconditioner=jacobi", "diffusion.iteration=left"}},
+      {"be-matrix-jacobi",
+       {"diffusion.scheme=backward_euler", "diffusion.operator=matrix", "diffusion.preconditioner=jacobi",
+        "diffusion.iteration=left"}},
+      {"fused2", {"diffusion.fused_steps=2", "diffusion.iteration=left"}},
+      {"fused4", {"diffusion.fused_steps=4", "diffusion.iteration=left"}},
+      {"fused8", {"diffusion.fused_steps=8", "diffusion.iteration=left"}}};
+  static const std::vector<VariantKeys> sod = {
+      {"aos-split", {"sod.layout=aos", "sod.kernels=split"}},
+      {"aos-fused", {"sod.layout=aos", "sod.kernels=fused"}},
+      {"soa-split", {"sod.layout=soa", "sod.kernels=split"}},
+      {"soa-fused", {"sod.layout=soa", "sod.kernels=fused"}},
+      {"aos-fused8", {"sod.layout=aos", "sod.kernels=fused", "sod.fused_steps=8"}},
+      {"aos-fused16", {"sod.layout=aos", "sod.kernels=fused", "sod.fused_steps=16"}},
+      {"aos-fused32", {"sod.layout=aos", "sod.kernels=fused", "sod.fused_steps=32"}}};
+  static const std::vector<VariantKeys> euler2d = {
+      {"plm-hlle-rk2", {"euler2d.riemann=hlle"}},
+      {"plm-hllc-rk2", {"euler2d.riemann=hllc"}},
+      {"tutorial", {"euler2d.integrator=euler", "euler2d.original_faces=true", "time.cfl=0.05"}},
+      {"plm-hlle-rk2-split", {"euler2d.riemann=hlle", "euler2d.fused_stage=false"}},
+      {"plm-hllc-rk2-split", {"euler2d.riemann=hllc", "euler2d.fused_stage=false"}},
+      {"tutorial-split",
+       {"euler2d.integrator=euler", "euler2d.original_faces=true", "time.cfl=0.05", "euler2d.fused_stage=false"}}};
+  return solver == "sod" ? sod : solver == "euler2d" ? euler2d : diffusion;
+}
+
+const VariantKeys* find_variant(const std::string& solver, const std::string& name) {
+  for (const VariantKeys& v : variants_of(solver))
+    if (name == v.name) return &v;
+  return nullptr;
+}
+
+// The case of a variant: its keys, then the size, steps and precision of the
+// row; a case the schema refuses ends cfdbench with its message (exit 2).
+cfd::Config variant_case(const std::string& solver, const std::string& variant, std::vector<std::string> more) {
+  std::vector<std::string> keys = find_variant(solver, variant)->keys;
+  keys.insert(keys.end(), more.begin(), more.end());
+  try {
+    return cfd::default_case(solver, keys);
+  } catch (const cfd::ConfigError& e) {
+    std::fprintf(stderr, "cfdbench: error: %s %s: %s\n", solver.c_str(), variant.c_str(), e.what());
+    std::exit(2);
+  }
+}
+
+// Implicit diffusion variants: those that choose diffusion.scheme.
+bool is_implicit(const std::string& variant) {
+  const VariantKeys* v = find_variant("diffusion", variant);
+  if (v == nullptr) return false;
+  for (const auto& key : v->keys)
+    if (key.rfind("diffusion.scheme=", 0) == 0) return true;
+  return false;
+}
+
+std::string precision_of(size_t real_bytes) { return real_bytes == 4 ? "fp32" : "fp64"; }
 
 // The halo time per step of the last solve, ms (set by timed_solve).
 double last_halo_ms = 0;
@@ -267,29 +355,18 @@ double timed_solve(Solver& solver, long steps, ReadBack read_back) {
 template <class Real>
 Row bench_diffusion(const std::string& variant, long n, long steps, int repeats, double copy_gbps) {
   using namespace cfd::diffusion;
-  Params p;
   const std::array<long, 2> size = global_size(n, 2);
   const long nx = size[0], ny = size[1];  // not a structured binding: a lambda below captures them
-  p.nx = nx, p.ny = ny;
-  p.steps = steps;
-  p.precision = sizeof(Real) == 4 ? Precision::fp32 : Precision::fp64;
-  p.layout = Layout::left;
-  p.order = variant == "strided"   ? cfd::IterationOrder::right
-            : variant == "default" ? cfd::IterationOrder::default_order
-                                   : cfd::IterationOrder::left;
-  p.variant = variant == "baseline" ? Variant::baseline : Variant::interior;
-  if (variant.rfind("fused", 0) == 0) p.fused_steps = std::stoi(variant.substr(5));
   const bool implicit = is_implicit(variant);
+  std::vector<std::string> more = {"grid.nx=" + std::to_string(nx), "grid.ny=" + std::to_string(ny),
+                                   "time.steps=" + std::to_string(steps),
+                                   "diffusion.precision=" + precision_of(sizeof(Real))};
   if (implicit) {
-    p.scheme = variant.rfind("cn-", 0) == 0 ? Scheme::crank_nicolson : Scheme::backward_euler;
-    p.implicit_operator =
-        variant.find("matrix") != std::string::npos ? ImplicitOperator::matrix : ImplicitOperator::stencil;
-    p.preconditioner = variant.find("-gs") != std::string::npos       ? Preconditioner::gauss_seidel
-                       : variant.find("-jacobi") != std::string::npos ? Preconditioner::jacobi
-                                                                      : Preconditioner::none;
-    p.alpha = implicit_alpha;
-    if (sizeof(Real) == 4) p.cg_tolerance = 1e-5;
+    more.push_back("diffusion.alpha=" + cfd::format_real(implicit_alpha));
+    // FP32 sums carry about 7 digits: the default tolerance is out of reach.
+    if (sizeof(Real) == 4) more.push_back("diffusion.cg_tolerance=1e-5");
   }
+  const Params p = params(variant_case("diffusion", variant, more));
 
   Row row{"diffusion", variant, sizeof(Real) == 4 ? "fp32" : "fp64", n, steps};
   const bool serial = variant == "serial";
@@ -328,15 +405,10 @@ Row bench_diffusion(const std::string& variant, long n, long steps, int repeats,
 // reads and writes its three conserved values, 6 x sizeof(real).
 template <class Real, class Layout>
 Row bench_sod_layout(const std::string& variant, long n, long steps, int repeats, double copy_gbps) {
-  cfd::sod::Params p;
-  p.nx = global_size(n, 1)[0];
-  p.steps = steps;
-  p.fp32 = sizeof(Real) == 4;
-  p.layout = std::is_same_v<Layout, Kokkos::LayoutRight> ? cfd::sod::StateLayout::aos : cfd::sod::StateLayout::soa;
-  p.kernels = variant.find("fused") != std::string::npos ? cfd::sod::Kernels::fused : cfd::sod::Kernels::split;
-  // aos-fused8: sod.fused_steps 8 (steps per launch).
-  const size_t digits = variant.find_last_not_of("0123456789") + 1;
-  if (digits < variant.size()) p.fused_steps = std::stoi(variant.substr(digits));
+  const cfd::sod::Params p = cfd::sod::params(
+      variant_case("sod", variant,
+                   {"grid.nx=" + std::to_string(global_size(n, 1)[0]), "time.steps=" + std::to_string(steps),
+                    "sod.precision=" + precision_of(sizeof(Real))}));
   Row row{"sod", variant, sizeof(Real) == 4 ? "fp32" : "fp64", n, steps};
   measure(row, repeats, (p.nx - 2) * steps, 6.0 * sizeof(Real), copy_gbps, double(p.nx), [&] {
     cfd::sod::Solver<Real, Layout> solver(p);
@@ -347,7 +419,7 @@ Row bench_sod_layout(const std::string& variant, long n, long steps, int repeats
 
 template <class Real>
 Row bench_sod(const std::string& variant, long n, long steps, int repeats, double copy_gbps) {
-  if (variant.rfind("aos", 0) == 0)
+  if (contains(find_variant("sod", variant)->keys, "sod.layout=aos"))
     return bench_sod_layout<Real, Kokkos::LayoutRight>(variant, n, steps, repeats, copy_gbps);
   return bench_sod_layout<Real, Kokkos::LayoutLeft>(variant, n, steps, repeats, copy_gbps);
 }
@@ -358,21 +430,11 @@ Row bench_sod(const std::string& variant, long n, long steps, int repeats, doubl
 // writes the five conserved values once, 10 x sizeof(real) per cell update.
 template <class Real>
 Row bench_euler2d(const std::string& variant, long n, long steps, int repeats, double copy_gbps) {
-  cfd::euler2d::Params p;
   const auto [nx, ny] = global_size(n, 2);
-  p.nx = nx, p.ny = ny;
-  p.steps = steps;
-  p.fp32 = sizeof(Real) == 4;
-  const std::string split = "-split";
-  p.fused_stage =
-      !(variant.size() > split.size() && variant.compare(variant.size() - split.size(), split.size(), split) == 0);
-  const std::string scheme = p.fused_stage ? variant : variant.substr(0, variant.size() - split.size());
-  if (scheme == "plm-hllc-rk2") p.riemann = cfd::gas::RiemannSolver::hllc;
-  if (scheme == "tutorial") {
-    p.integrator = cfd::euler2d::Integrator::euler;
-    p.original_faces = true;
-    p.cfl = 0.05;
-  }
+  const cfd::euler2d::Params p = cfd::euler2d::params(
+      variant_case("euler2d", variant,
+                   {"grid.nx=" + std::to_string(nx), "grid.ny=" + std::to_string(ny),
+                    "time.steps=" + std::to_string(steps), "euler2d.precision=" + precision_of(sizeof(Real))}));
   Row row{"euler2d", variant, sizeof(Real) == 4 ? "fp32" : "fp64", n, steps};
   measure(row, repeats, nx * ny * steps, 10.0 * sizeof(Real), copy_gbps, double(nx) * ny, [&] {
     cfd::euler2d::Solver<Real> solver(p);
@@ -383,17 +445,11 @@ Row bench_euler2d(const std::string& variant, long n, long steps, int repeats, d
 
 }  // namespace
 
-// The variants each solver knows, its defaults first.
-const std::vector<std::string>& known_variants(const std::string& solver) {
-  static const std::vector<std::string>
-      diffusion = {"baseline",     "contiguous",    "strided",      "default",           "serial",
-                   "be-stencil",   "be-matrix",     "cn-stencil",   "cn-matrix",         "be-stencil-gs",
-                   "be-matrix-gs", "cn-stencil-gs", "cn-matrix-gs", "be-stencil-jacobi", "be-matrix-jacobi",
-                   "fused2",       "fused4",        "fused8"},
-      sod = {"aos-split", "aos-fused", "soa-split", "soa-fused", "aos-fused8", "aos-fused16", "aos-fused32"},
-      euler2d = {"plm-hlle-rk2",       "plm-hllc-rk2",       "tutorial",
-                 "plm-hlle-rk2-split", "plm-hllc-rk2-split", "tutorial-split"};
-  return solver == "sod" ? sod : solver == "euler2d" ? euler2d : diffusion;
+// The variants' names of a solver, its defaults first.
+std::vector<std::string> known_variants(const std::string& solver) {
+  std::vector<std::string> names;
+  for (const VariantKeys& v : variants_of(solver)) names.push_back(v.name);
+  return names;
 }
 
 std::vector<std::string> default_variants(const std::string& solver) {
@@ -411,10 +467,6 @@ long positive_integer(const std::string& option, const std::string& text) {
     std::exit(2);
   }
   return *value;
-}
-
-bool contains(const std::vector<std::string>& list, const std::string& item) {
-  return std::find(list.begin(), list.end(), item) != list.end();
 }
 
 constexpr double gib = 1024.0 * 1024.0 * 1024.0;

@@ -1,11 +1,13 @@
 // cfdrun: runs one CFD case described in a YAML file and writes HDF5 + XDMF.
 #include "core/checkpoint.hpp"
+#include "core/clock.hpp"
 #include "core/comm.hpp"
 #include "core/command_line.hpp"
 #include "core/config.hpp"
-#include "core/job_control.hpp"
 #include "core/memory_meter.hpp"
 #include "core/parallel.hpp"
+#include "core/run/run_settings.hpp"
+#include "core/signals.hpp"
 #include "core/version.hpp"
 #include "physics/solvers.hpp"
 
@@ -218,7 +220,7 @@ int main(int argc, char* argv[]) {
         restart_file = v;
       } else if (option == "--wall-time") {
         try {
-          cfd::job::parse_wall_time(v);
+          cfd::parse_wall_time(v);
         } catch (const std::invalid_argument& e) {
           throw std::invalid_argument(std::string("--wall-time ") + e.what());
         }

@@ -1,7 +1,7 @@
 #include "physics/diffusion/diffusion_params.hpp"
 
 #include "core/decomposition.hpp"
-#include "core/job_control.hpp"
+#include "core/run/run_settings.hpp"
 #include "core/snapshot.hpp"
 
 #include <cmath>

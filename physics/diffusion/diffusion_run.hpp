@@ -1,8 +1,8 @@
 #pragma once
 
 #include "core/config.hpp"
+#include "core/run/run_context.hpp"
 #include "physics/diffusion/diffusion_params.hpp"
-#include "physics/solvers.hpp"
 
 namespace cfd::diffusion {
 

@@ -41,7 +41,7 @@ class Solver {
  public:
   explicit Solver(const Params& p) : Solver(p, decompose(make_grid(p), periodic)) {}
   Solver(const Params& p, const Decomposition& dec)
-      : params_(p),
+      : p_(p),
         dec_(dec),
         grid_(dec.block),
         u_("diffusion::u", grid_.extent(0), grid_.extent(1)),
@@ -70,7 +70,7 @@ class Solver {
   void set_initial_state() {
     auto host = Kokkos::create_mirror_view(u_);
     Kokkos::deep_copy(host, Real(0));
-    if (params_.initial == Initial::spike) {
+    if (p_.initial == Initial::spike) {
       const long ci = (grid_.global_n[0] + 1) / 2 - 1, cj = (grid_.global_n[1] + 1) / 2 - 1;
       const long li = ci - grid_.offset[0] + grid_.begin(0), lj = cj - grid_.offset[1] + grid_.begin(1);
       if (li >= grid_.begin(0) && li < grid_.end(0) && lj >= grid_.begin(1) && lj < grid_.end(1))
@@ -96,11 +96,11 @@ class Solver {
     // over alone, or the last of a series) is the plain sweep, which gives
     // the same bits without the tiles' copies.
     for (long done = 0; done < steps;) {
-      const int k = static_cast<int>(std::min<long>(params_.fused_steps, steps - done));
+      const int k = static_cast<int>(std::min<long>(p_.fused_steps, steps - done));
       if (k > 1) {
         fused_pass(k);
       } else {
-        switch (params_.order) {
+        switch (p_.order) {
           case IterationOrder::left: step<Kokkos::Iterate::Left>(); break;
           case IterationOrder::right: step<Kokkos::Iterate::Right>(); break;
           case IterationOrder::default_order: step<Kokkos::Iterate::Default>(); break;
@@ -118,10 +118,10 @@ class Solver {
   // One step; the step size is fixed by alpha (dt is the driver's, alpha).
   void advance(double) { advance_steps(1); }
   // Steps the time loop may hand to advance_steps at once (core/driver.hpp).
-  int fused_steps() const { return implicit_ ? 1 : params_.fused_steps; }
+  int fused_steps() const { return implicit_ ? 1 : p_.fused_steps; }
   // A failed linear solve (every rank knows it) ends the run through the
   // driver's fault path.
-  double stable_dt() const { return solve_failure_.empty() ? params_.alpha : -1.0; }
+  double stable_dt() const { return solve_failure_.empty() ? p_.alpha : -1.0; }
   // alpha <= 0.25 keeps the explicit scheme stable; NaN or Inf can still
   // come from the input (or a broken device), and are reported at the first
   // point. An implicit step whose solve did not converge is reported as such.
@@ -235,12 +235,12 @@ class Solver {
     return halo_;
   }
   long step() const { return step_; }
-  double time() const { return step_ * params_.alpha; }  // in units of dx^2/D
-  void land_on(double) {}                                // steps are never shortened
+  double time() const { return step_ * p_.alpha; }  // in units of dx^2/D
+  void land_on(double) {}                           // steps are never shortened
   const GridBlock& grid() const { return grid_; }
   // Points this block writes per step.
   long updates_per_step() const {
-    if (params_.variant == Variant::baseline) return grid_.owned_count();
+    if (p_.variant == Variant::baseline) return grid_.owned_count();
     long n = 1;
     for (int d = 0; d < 2; ++d) n *= std::max(0L, interior_end(d) - interior_begin(d));
     return n;
@@ -270,14 +270,14 @@ class Solver {
         std::snprintf(text, sizeof text,
                       "the %s solve of step %ld broke down after %ld iterations: p.Ap was not positive "
                       "(a NaN or Inf in the field?)",
-                      name(params_.scheme), step_, last_solve_.iterations);
+                      name(p_.scheme), step_, last_solve_.iterations);
       else
         std::snprintf(text, sizeof text,
                       "the %s solve of step %ld did not converge: relative residual %.3e after %ld iterations "
                       "(diffusion.cg_tolerance %.3g, diffusion.cg_max_iterations %ld; raise the cap, which a "
                       "--restart may change, or take smaller steps)",
-                      name(params_.scheme), step_, last_solve_.relative_residual, last_solve_.iterations,
-                      params_.cg_tolerance, params_.cg_max_iterations);
+                      name(p_.scheme), step_, last_solve_.relative_residual, last_solve_.iterations, p_.cg_tolerance,
+                      p_.cg_max_iterations);
       solve_failure_ = text;
     }
 #endif
@@ -292,7 +292,7 @@ class Solver {
     halo_.begin(points, 0);
     halo_.finish(points, 0);
     halo_.begin(points, 1);
-    const bool baseline = params_.variant == Variant::baseline;
+    const bool baseline = p_.variant == Variant::baseline;
     const long j0 = baseline ? grid_.begin(1) : interior_begin(1), j1 = baseline ? grid_.end(1) : interior_end(1);
     const auto [a, b] = halo_.independent_of_neighbours(1, j0, j1, 1, 1);
     sweep<Order>(a, b);
@@ -302,7 +302,7 @@ class Solver {
   }
 
   // k steps in one pass over memory (heat_stencil.hpp): the halo,
-  // params_.fused_steps deep, is filled once, then on a GPU every team
+  // p_.fused_steps deep, is filled once, then on a GPU every team
   // streams its columns through k levels in registers (StreamedSteps; more
   // than 8 steps take the tiles), on a CPU every tile takes its k steps in
   // a cache-sized buffer (TiledSteps). The points a pass may update are the
@@ -317,9 +317,9 @@ class Solver {
       u1[d] = static_cast<int>(updatable_end(d));
     }
     if (streamed_passes_ && k <= max_streamed_steps)
-      streamed_steps<Real, Layout>(u_, v_, static_cast<Real>(params_.alpha), k, w0, w1, u0, u1);
+      streamed_steps<Real, Layout>(u_, v_, static_cast<Real>(p_.alpha), k, w0, w1, u0, u1);
     else
-      tiled_steps<Real, Layout>(u_, v_, static_cast<Real>(params_.alpha), k, w0, w1, u0, u1);
+      tiled_steps<Real, Layout>(u_, v_, static_cast<Real>(p_.alpha), k, w0, w1, u0, u1);
   }
 
   // The update of rows [j0, j1) (owned points; the interior variant leaves
@@ -328,9 +328,9 @@ class Solver {
   void sweep(long j0, long j1) {
     if (j0 >= j1) return;
     const int contiguous = std::is_same_v<Layout, Kokkos::LayoutLeft> ? 0 : 1;
-    const Real alpha = static_cast<Real>(params_.alpha);
+    const Real alpha = static_cast<Real>(p_.alpha);
     const long first_x = grid_.offset[0] - grid_.begin(0), first_y = grid_.offset[1] - grid_.begin(1);
-    if (params_.variant == Variant::baseline) {
+    if (p_.variant == Variant::baseline) {
       for_each_2d<Order>(
           "diffusion::heat_step_baseline", grid_.begin(0), grid_.end(0), j0, j1, contiguous,
           BaselineStep<Real, Layout>{u_, v_, alpha, first_x, first_y, grid_.global_n[0] - 1, grid_.global_n[1] - 1});
@@ -338,7 +338,7 @@ class Solver {
       const int i0 = static_cast<int>(interior_begin(0)), i1 = static_cast<int>(interior_end(0));
       // GPUs sweeping along memory take strips (heat_stencil.hpp says why);
       // CPUs reach the copy bandwidth with plain line sweeps.
-      if (!std::is_same_v<ExecSpace, HostSpace> && fastest_index<Order>() == contiguous)
+      if (!host_backend && fastest_index<Order>() == contiguous)
         step_interior_in_strips<Real, Layout>(u_, v_, alpha, i0, i1, int(j0), int(j1));
       else
         for_each_2d<Order>("diffusion::heat_step_interior", i0, i1, int(j0), int(j1), contiguous,
@@ -346,7 +346,7 @@ class Solver {
     }
   }
 
-  Params params_;
+  Params p_;
   Decomposition dec_;
   GridBlock grid_;
   Field<Real, Layout> u_, v_;
@@ -360,7 +360,7 @@ class Solver {
   CgResult last_solve_;
   long total_iterations_ = 0;
   std::string solve_failure_;
-  bool streamed_passes_ = !std::is_same_v<ExecSpace, HostSpace>;
+  bool streamed_passes_ = !host_backend;
 };
 
 }  // namespace cfd::diffusion

@@ -166,7 +166,6 @@ struct TiledSteps {
   // so to GCC, which then cannot vectorise through the scratch Views.
   template <class F>
   KOKKOS_INLINE_FUNCTION static void for_points(const Member& team, int i0, int i1, int j0, int j1, const F& f) {
-    constexpr bool host = std::is_same_v<ExecSpace, HostSpace>;
     const int line0 = i_contiguous ? j0 : i0, line1 = i_contiguous ? j1 : i1;
     const int along0 = i_contiguous ? i0 : j0, along1 = i_contiguous ? i1 : j1;
     Kokkos::parallel_for(Kokkos::TeamThreadRange(team, line0, line1), [&](const int line) {
@@ -176,7 +175,7 @@ struct TiledSteps {
         else
           f(line, along);
       };
-      if constexpr (host) {
+      if constexpr (host_backend) {
         CFD_SIMD
         for (int along = along0; along < along1; ++along) point(along);
       } else {
@@ -240,8 +239,7 @@ void tiled_steps(const Field<Real, Layout>& now, const Field<Real, Layout>& next
   // Deep fusion on a GPU halves the tile (across to 8, along to 32, then
   // across to 2: 16 FP64 steps) until the two buffers fit the shared memory
   // a block may have (team_scratch_limit).
-  constexpr bool host = std::is_same_v<ExecSpace, HostSpace>;
-  int along = host ? 256 : 64, across = host ? 64 : 32;
+  int along = host_backend ? 256 : 64, across = host_backend ? 64 : 32;
   const auto bytes = [&] {
     return Steps::scratch_bytes(Steps::i_contiguous ? along : across, Steps::i_contiguous ? across : along, steps);
   };
@@ -265,7 +263,7 @@ void tiled_steps(const Field<Real, Layout>& now, const Field<Real, Layout>& next
           {static_cast<int>(now.extent(0)), static_cast<int>(now.extent(1))}};
   const int tiles = f.tiles_i * ((w1[1] - w0[1] + tile_j - 1) / tile_j);
   Kokkos::TeamPolicy<ExecSpace> policy =
-      host ? Kokkos::TeamPolicy<ExecSpace>(tiles, 1, 1) : Kokkos::TeamPolicy<ExecSpace>(tiles, 8, 32);
+      host_backend ? Kokkos::TeamPolicy<ExecSpace>(tiles, 1, 1) : Kokkos::TeamPolicy<ExecSpace>(tiles, 8, 32);
   policy.set_scratch_size(0, Kokkos::PerTeam(Steps::scratch_bytes(tile_i, tile_j, steps)));
   Kokkos::parallel_for("diffusion::heat_steps_tiled", policy, f);
 }
@@ -318,7 +316,6 @@ struct StreamedSteps : ColumnsAndRows<Real, Layout> {
   using Scratch = typename ExecSpace::scratch_memory_space;
   // (buffer, level, column): the values a row shares with its neighbours.
   using Exchange = Kokkos::View<Real***, Kokkos::LayoutRight, Scratch, Kokkos::MemoryUnmanaged>;
-  static constexpr bool host = std::is_same_v<ExecSpace, HostSpace>;
   // A GPU team's columns (its threads): with the width a constant, each
   // level's shared values are a fixed offset from a thread's address.
   static constexpr int gpu_columns = 256;
@@ -351,7 +348,7 @@ struct StreamedSteps : ColumnsAndRows<Real, Layout> {
   long now_row, next_row;  // the distance in memory from row s to row s + 1 of now and of next
 
   static size_t scratch_bytes(int columns) {
-    return Exchange::shmem_size(2, Steps, columns) + (host ? Columns::shmem_size(columns) : 0);
+    return Exchange::shmem_size(2, Steps, columns) + (host_backend ? Columns::shmem_size(columns) : 0);
   }
 
   // The team's part: written columns [c0, c1) and rows [s0, s1); rows
@@ -533,7 +530,7 @@ struct StreamedSteps : ColumnsAndRows<Real, Layout> {
     if (all_columns && f1 - f0 >= 3) part.f0 = f0, part.f1 = f0 + (f1 - f0) / 3 * 3;
     const Exchange exchange(team.team_scratch(0), 2, Steps, columns);
     Real* const shared = exchange.data();
-    if constexpr (host) {
+    if constexpr (host_backend) {
       const Columns state(team.team_scratch(0), columns);
       // The columns in an order a GPU's threads may take too: the even ones
       // finish a row and share the next before the odd ones finish the row.
@@ -575,16 +572,15 @@ void streamed_steps(const Field<Real, Layout>& now, const Field<Real, Layout>& n
                     int rows = 0) {
   if (steps > max_streamed_steps) throw std::logic_error("diffusion: too many steps for a streamed pass");
   if (w0[0] >= w1[0] || w0[1] >= w1[1] || steps < 1) return;
-  constexpr bool host = std::is_same_v<ExecSpace, HostSpace>;
   constexpr int c = std::is_same_v<Layout, Kokkos::LayoutLeft> ? 0 : 1, s = 1 - c;
-  if (columns == 0) columns = host ? 24 : StreamedSteps<Real, Layout, 1>::gpu_columns;
+  if (columns == 0) columns = host_backend ? 24 : StreamedSteps<Real, Layout, 1>::gpu_columns;
   if (now.stride(c) != 1 || next.stride(c) != 1)
     throw std::logic_error("diffusion: a streamed pass needs the contiguous index at unit stride");
   if (columns <= 2 * steps) throw std::logic_error("diffusion: a streamed team needs more than 2 x steps columns");
   const int width = columns - 2 * steps, tiles_c = (w1[c] - w0[c] + width - 1) / width, length = w1[s] - w0[s];
   if (rows == 0) {
-    rows = host ? 40 : 512;
-    while (!host && rows > 64 && long(tiles_c) * ((length + rows - 1) / rows) < 1024) rows /= 2;
+    rows = host_backend ? 40 : 512;
+    while (!host_backend && rows > 64 && long(tiles_c) * ((length + rows - 1) / rows) < 1024) rows /= 2;
   }
   const int teams = tiles_c * ((length + rows - 1) / rows);
   const auto launch = [&](auto count) {
@@ -605,7 +601,7 @@ void streamed_steps(const Field<Real, Layout>& now, const Field<Real, Layout>& n
     if (bytes > team_scratch_limit())
       throw std::runtime_error("diffusion: a streamed pass needs " + std::to_string(bytes) +
                                " bytes of shared memory per block, more than this GPU gives");
-    Kokkos::TeamPolicy<ExecSpace> policy(teams, host ? 1 : columns);
+    Kokkos::TeamPolicy<ExecSpace> policy(teams, host_backend ? 1 : columns);
     policy.set_scratch_size(0, Kokkos::PerTeam(bytes));
     Kokkos::parallel_for("diffusion::heat_steps_streamed", policy, f);
   };

@@ -24,7 +24,7 @@ int run_case(const Config& config, const Params& p, const RunContext& context) {
   const RunInfo info{"euler2d", p.fp32 ? "fp32" : "fp64", "right", ExecSpace::name(), config.resolved_yaml()};
   const std::string ranks = describe_ranks(dec);
   if (talk)
-    std::printf("cfdrun euler2d: %s, %ld x %ld cells, %s, %s, %s, %s, cfl %g, on %s\n%soutput: %s\n", name(p.problem),
+    std::printf("cfdrun euler2d: %s, %ld x %ld cells, %s, %s, %s, %s, cfl %g, on %s\n%soutput: %s\n", p.problem->name,
                 p.nx, p.ny, config.get_string("euler2d.reconstruction").c_str(),
                 config.get_string("euler2d.riemann").c_str(), config.get_string("euler2d.integrator").c_str(),
                 info.precision.c_str(), p.cfl, ExecSpace::name(), ranks.c_str(), out.dir.c_str());

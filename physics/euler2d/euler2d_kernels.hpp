@@ -263,7 +263,7 @@ struct Update {
 
 // The smallest bound on dt over the cells, from the conserved state.
 template <class Real, bool Reciprocal>
-struct MaxStableDt {
+struct DtBound {
   Array3<Real> u;
   Array1<Real> dx, dy;
   Real gamma;

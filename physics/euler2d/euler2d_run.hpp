@@ -1,8 +1,8 @@
 #pragma once
 
 #include "core/config.hpp"
+#include "core/run/run_context.hpp"
 #include "physics/euler2d/euler2d_params.hpp"
-#include "physics/solvers.hpp"
 
 namespace cfd::euler2d {
 

@@ -61,6 +61,8 @@ class Solver {
         inv_dy_("euler2d::inv_dy", grid_.extent(1)),
         // The fused stage fills U's ghosts, the split kernels W's.
         halo_(dec, p.fused_stage ? int(NCONS) : int(NPRIM), faces()) {
+    if (p.problem == nullptr || !p.initial)
+      throw std::logic_error("euler2d::Solver: Params without a problem (make them with euler2d::params)");
     // Widths as the tutorial takes them: differences of face coordinates
     // x_a(g) = lo + h*g of global face g, so they may differ from h in the
     // last bit, and every rank count gives the same ones. Their reciprocals,
@@ -129,81 +131,16 @@ class Solver {
     const std::string what = !std::isfinite(v[0]) || !(v[0] > 0)   ? "density " + format_real(v[0])
                              : !std::isfinite(v[1]) || !(v[1] > 0) ? "pressure " + format_real(v[1])
                                                                    : std::string("a velocity that is not finite");
-    throw ConfigError(std::string("euler2d: error: the initial state of problem ") + name(p_.problem) +
-                      " is not physical: cell (i, j) = (" + std::to_string(i + 1) + ", " + std::to_string(j + 1) +
-                      ") at (x, y) = (" + format_real(centre(0, i)) + ", " + format_real(centre(1, j)) + ") has " +
-                      what + (p_.problem == Problem::expression ? " (from the formulas expression.*)" : "") +
+    const std::string problem = p_.problem->name;
+    throw ConfigError("euler2d: error: the initial state of problem " + problem + " is not physical: cell (i, j) = (" +
+                      std::to_string(i + 1) + ", " + std::to_string(j + 1) + ") at (x, y) = (" +
+                      format_real(centre(0, i)) + ", " + format_real(centre(1, j)) + ") has " + what +
+                      (problem == "expression" ? " (from the formulas expression.*)" : "") +
                       "; density and pressure must be positive and finite");
   }
 
-  // The problem's state at (x, y); for the vortex the exact solution at `time`.
-  gas::Primitive<double> initial(double x, double y, double time) const {
-    const double pi = 3.14159265358979323846;
-    const ProblemConstants& k = p_.k;
-    switch (p_.problem) {
-      case Problem::kh_seed: {
-        const double rho1 = k.rho_1, rho2 = k.rho_2, u1 = k.vx_1, u2 = k.vx_2, L = k.width;
-        const double lower = k.y_lower, upper = k.y_upper, middle = 0.5 * (lower + upper);
-        const double rm = (rho1 - rho2) / 2, um = (u1 - u2) / 2;
-        double rho, vx;
-        if (y > upper)
-          vx = u1 - um * std::exp(-(y - upper) / L), rho = rho1 - rm * std::exp(-(y - upper) / L);
-        else if (y > middle)
-          vx = u2 + um * std::exp(-(upper - y) / L), rho = rho2 + rm * std::exp(-(upper - y) / L);
-        else if (y > lower)
-          vx = u2 + um * std::exp(-(y - lower) / L), rho = rho2 + rm * std::exp(-(y - lower) / L);
-        else
-          vx = u1 - um * std::exp(-(lower - y) / L), rho = rho1 - rm * std::exp(-(lower - y) / L);
-        return {rho, vx, k.amplitude * std::sin(4 * pi * x), 0, k.pressure};
-      }
-      case Problem::kh_mcnally: {  // McNally, Lyra & Passy 2012, eq. 1-4
-        const double rho1 = k.rho_1, rho2 = k.rho_2, u1 = k.vx_1, u2 = k.vx_2, L = k.width;
-        const double lower = k.y_lower, upper = k.y_upper, middle = 0.5 * (lower + upper);
-        const double rm = (rho1 - rho2) / 2, um = (u1 - u2) / 2;
-        double rho, vx;
-        if (y < lower)
-          rho = rho1 - rm * std::exp((y - lower) / L), vx = u1 - um * std::exp((y - lower) / L);
-        else if (y < middle)
-          rho = rho2 + rm * std::exp((lower - y) / L), vx = u2 + um * std::exp((lower - y) / L);
-        else if (y < upper)
-          rho = rho2 + rm * std::exp((y - upper) / L), vx = u2 + um * std::exp((y - upper) / L);
-        else
-          rho = rho1 - rm * std::exp((upper - y) / L), vx = u1 - um * std::exp((upper - y) / L);
-        return {rho, vx, k.amplitude * std::sin(4 * pi * x), 0, k.pressure};
-      }
-      case Problem::sod_x:
-        return x < k.interface ? gas::Primitive<double>{k.rho_lo, 0, 0, 0, k.p_lo}
-                               : gas::Primitive<double>{k.rho_hi, 0, 0, 0, k.p_hi};
-      case Problem::sod_y:
-        return y < k.interface ? gas::Primitive<double>{k.rho_lo, 0, 0, 0, k.p_lo}
-                               : gas::Primitive<double>{k.rho_hi, 0, 0, 0, k.p_hi};
-      case Problem::blast: {
-        const double r2 = (x - k.x_centre) * (x - k.x_centre) + (y - k.y_centre) * (y - k.y_centre);
-        return r2 < k.radius * k.radius ? gas::Primitive<double>{k.rho_lo, 0, 0, 0, k.p_lo}
-                                        : gas::Primitive<double>{k.rho_hi, 0, 0, 0, k.p_hi};
-      }
-      case Problem::vortex: {
-        // Yee, Sandham & Djomehri 1999: strength 5, advected at (1, 1) in a
-        // periodic [-5,5]^2; the exact solution is the translated vortex.
-        const double beta = k.strength, g = p_.gamma, Lx = p_.hi[0] - p_.lo[0], Ly = p_.hi[1] - p_.lo[1];
-        double dx = x - k.vx * time, dy = y - k.vy * time;
-        dx -= Lx * std::floor((dx - p_.lo[0]) / Lx);
-        dy -= Ly * std::floor((dy - p_.lo[1]) / Ly);
-        // Centred in the box: the shift of (dx, dy) from the box's corner.
-        dx -= 0.5 * (p_.lo[0] + p_.hi[0]);
-        dy -= 0.5 * (p_.lo[1] + p_.hi[1]);
-        const double r2 = dx * dx + dy * dy, f = beta / (2 * pi) * std::exp(0.5 * (1 - r2));
-        const double T = 1 - (g - 1) * beta * beta / (8 * g * pi * pi) * std::exp(1 - r2);
-        const double rho = std::pow(T, 1 / (g - 1));
-        return {rho, k.vx - f * dy, k.vy + f * dx, 0, rho * T};
-      }
-      case Problem::expression: {
-        const InitialFormulas& f = *p_.formulas;
-        return {f.rho(x, y, 0, time), f.vx(x, y, 0, time), f.vy(x, y, 0, time), 0, f.p(x, y, 0, time)};
-      }
-    }
-    return {1, 0, 0, 0, 1};
-  }
+  // The problem's state at (x, y) and `time` (problems/problem.hpp).
+  gas::Primitive<double> initial(double x, double y, double time) const { return p_.initial(x, y, time); }
 
   // dt = cfl * min over this block's cells of min(dx/(|vx|+c), dy/(|vy|+c));
   // negative when a cell is not physical. The driver takes the minimum over
@@ -214,8 +151,8 @@ class Solver {
   double stable_dt() const {
     const auto block_bound = [&](auto reciprocal) {
       return min_2d<Kokkos::Iterate::Right, Real>(
-          "euler2d::new_dt", int(grid_.begin(1)), int(grid_.end(1)), int(grid_.begin(0)), int(grid_.end(0)), 1,
-          MaxStableDt<Real, decltype(reciprocal)::value>{u_, dx_, dy_, Real(p_.gamma)});
+          "euler2d::dt_bound", int(grid_.begin(1)), int(grid_.end(1)), int(grid_.begin(0)), int(grid_.end(0)), 1,
+          DtBound<Real, decltype(reciprocal)::value>{u_, dx_, dy_, Real(p_.gamma)});
     };
     const Real local = dt_bound_known_      ? dt_bound_
                        : reciprocal_cells() ? block_bound(std::true_type{})
@@ -460,12 +397,12 @@ class Solver {
   }
 
   // One fused stage: U_in's ghosts, then the kernel; the block's bound on the
-  // next dt when new_dt. The rows whose tiles read no ghost row from another
+  // next dt when find_dt_bound. The rows whose tiles read no ghost row from another
   // rank (a cell reads two rows either side) are computed while the y faces
   // travel, the rows beside those neighbours after (on one rank, or with no
   // neighbour along y, one launch over the whole block).
   Real fused(const Array3<Real>& u_base, const Array3<Real>& u_in, const Array3<Real>& u_out, Real a, Real b, Real dt,
-             bool new_dt) {
+             bool find_dt_bound) {
     const PlaneComponents<Array3<Real>> state{u_in};
     halo_.begin(state, 0);
     halo_.finish(state, 0);
@@ -478,9 +415,9 @@ class Solver {
         using Scheme = decltype(scheme);
         const Real part = a == Real(0) && b == Real(1)
                               ? fused_stage<Real, Scheme, false>(u_base, u_in, u_out, dx_, dy_, inv_dx_, inv_dy_,
-                                                                 Real(p_.gamma), a, b, dt, new_dt, begin, end)
+                                                                 Real(p_.gamma), a, b, dt, find_dt_bound, begin, end)
                               : fused_stage<Real, Scheme, true>(u_base, u_in, u_out, dx_, dy_, inv_dx_, inv_dy_,
-                                                                Real(p_.gamma), a, b, dt, new_dt, begin, end);
+                                                                Real(p_.gamma), a, b, dt, find_dt_bound, begin, end);
         if (part < bound) bound = part;  // an order-free minimum: the same bound however the rows are cut
       });
     };

@@ -32,13 +32,13 @@ struct FusedStage {
   using ScratchSpace = typename ExecSpace::scratch_memory_space;
   using Scratch = Kokkos::View<Real***, Kokkos::LayoutRight, ScratchSpace, Kokkos::MemoryUnmanaged>;  // (slot, j, i)
   using ScratchPool = Kokkos::View<Real*, ScratchSpace, Kokkos::MemoryUnmanaged>;  // a region Scratch views share
-  static constexpr bool host = std::is_same_v<ExecSpace, HostSpace>;
   // GPU: a tile of 32 x 8 cells, a thread each, 41,624 bytes of shared
   // memory in FP64 (a block of 256 threads may have 47,080 of 49,152, and
   // four such blocks fit an H200 multiprocessor). CPU: 128 x 16 cells, a few
   // hundred KB, in the core's L2; a team is one thread.
-  static constexpr int tile_i = host ? 128 : 32, tile_j = host ? 16 : 8, team_threads = host ? 1 : 256;
-  static_assert(host || team_threads == tile_i * tile_j, "a GPU thread owns one cell of the tile");
+  static constexpr int tile_i = host_backend ? 128 : 32, tile_j = host_backend ? 16 : 8,
+                       team_threads = host_backend ? 1 : 256;
+  static_assert(host_backend || team_threads == tile_i * tile_j, "a GPU thread owns one cell of the tile");
   // Scratch slot of each primitive: rho, vx, vy, vz, then p, or for the
   // tutorial's scheme e (which its faces reconstruct), p then following from
   // e as cell_primitives computes it.
@@ -53,12 +53,12 @@ struct FusedStage {
   // keeping its cell's x part of the update in registers meanwhile, so that
   // the tile fits a block's shared memory with the slopes. CPU: one region
   // each, the update reading both.
-  static constexpr bool fluxes_share_scratch = !host;
+  static constexpr bool fluxes_share_scratch = !host_backend;
 
   Array3<Real> u_base, u_in, u_out;
   Array1<Real> dx, dy, inv_dx, inv_dy;  // cell widths and their reciprocals
   Real gamma, a, b, dt;
-  bool new_dt;           // last stage of a step: also each tile's bound on the next dt
+  bool find_dt_bound;    // last stage of a step: also each tile's bound on the next dt
   int tiles_i;           // tiles along i
   int begin[2], end[2];  // the block's own cells
 
@@ -124,11 +124,11 @@ struct FusedStage {
   // (gpu_blocks_per_sm): an A100 (164 KB) three and six, a 100 KB GPU
   // (sm_86, sm_89, sm_120) two and four.
   static constexpr int teams_per_sm =
-      host ? 0 : gpu_blocks_per_sm(scratch_bytes_at_most, team_threads, sizeof(Real) == 4 ? 7 : 4);
+      host_backend ? 0 : gpu_blocks_per_sm(scratch_bytes_at_most, team_threads, sizeof(Real) == 4 ? 7 : 4);
 #if defined(KOKKOS_ARCH_HOPPER90)
-  static_assert(host || teams_per_sm == (sizeof(Real) == 4 ? 7 : 4), "the counts measured on the H200");
+  static_assert(host_backend || teams_per_sm == (sizeof(Real) == 4 ? 7 : 4), "the counts measured on the H200");
 #endif
-  using Policy = Kokkos::TeamPolicy<ExecSpace, Kokkos::LaunchBounds<host ? 0 : team_threads, teams_per_sm>>;
+  using Policy = Kokkos::TeamPolicy<ExecSpace, Kokkos::LaunchBounds<host_backend ? 0 : team_threads, teams_per_sm>>;
 
   // f(i, j) over [i0, i1) x [j0, j1). A GPU team's threads take the cells
   // in row order, thread r the cells r, r + 256, ...: a region a little
@@ -138,7 +138,7 @@ struct FusedStage {
   template <class F>
   KOKKOS_FORCEINLINE_FUNCTION static void for_cells(const Member& team, long i0, long i1, long j0, long j1,
                                                     const F& f) {
-    if constexpr (host) {
+    if constexpr (host_backend) {
       for (long j = j0; j < j1; ++j) {
         CFD_SIMD
         for (long i = i0; i < i1; ++i) f(i, j);
@@ -154,7 +154,7 @@ struct FusedStage {
       }
     }
   }
-  static_assert(host || long(tile_j + 2 * ghost) * (tile_i + 2 * ghost) * (tile_i + 2 * ghost) < 65536,
+  static_assert(host_backend || long(tile_j + 2 * ghost) * (tile_i + 2 * ghost) * (tile_i + 2 * ghost) < 65536,
                 "RowOfCell needs cell * width < 2^16 over the tile and its margin");
   // The minimum of f(i, j) over the same cells, folded into m (the CPU's).
   template <class F>
@@ -218,11 +218,11 @@ struct FusedStage {
         u_base, u_in, u_out, Scheme::reciprocal ? inv_dx : dx, Scheme::reciprocal ? inv_dy : dy, fx, fy, j0, i0,
         a,      b,    dt};
     const DtBound bound{u_out, dx, dy, gamma};
-    if constexpr (host) {
+    if constexpr (host_backend) {
       face_fluxes<1>(team, prims, slopes_along_y, fy, i0, i1, j0, j1);
       team.team_barrier();
       for_cells(team, i0, i1, j0, j1, update);
-      if (new_dt) min_over_cells(i0, i1, j0, j1, bound, dt_bound);
+      if (find_dt_bound) min_over_cells(i0, i1, j0, j1, bound, dt_bound);
     } else {
       // Thread r owns the tile's cell r (row order); the x part of its
       // update is taken before the y fluxes overwrite the x fluxes (the
@@ -243,7 +243,7 @@ struct FusedStage {
         Real u[NCONS];
         CFD_UNROLL
         for (int v = 0; v < NCONS; ++v) u[v] = update.store(v, i, j, x_part[v], dy_j);
-        if (new_dt) {
+        if (find_dt_bound) {
           const Real value = bound.of(u, i, j);
           if (value < dt_bound) dt_bound = value;
         }
@@ -355,11 +355,12 @@ struct FusedStage {
 };
 
 // Runs one fused stage over the block's own cells [begin, end) and returns
-// the block's bound on the next dt when new_dt (otherwise the largest Real).
+// the block's bound on the next dt when find_dt_bound (otherwise the largest Real).
 template <class Real, class Scheme, bool Blend>
 Real fused_stage(const Array3<Real>& u_base, const Array3<Real>& u_in, const Array3<Real>& u_out,
                  const Array1<Real>& dx, const Array1<Real>& dy, const Array1<Real>& inv_dx, const Array1<Real>& inv_dy,
-                 Real gamma, Real a, Real b, Real dt, bool new_dt, const long (&begin)[2], const long (&end)[2]) {
+                 Real gamma, Real a, Real b, Real dt, bool find_dt_bound, const long (&begin)[2],
+                 const long (&end)[2]) {
   using Stage = FusedStage<Real, Scheme, Blend>;
   Real bound = Kokkos::reduction_identity<Real>::min();
   if (begin[0] >= end[0] || begin[1] >= end[1]) return bound;
@@ -378,7 +379,7 @@ Real fused_stage(const Array3<Real>& u_base, const Array3<Real>& u_in, const Arr
                 a,
                 b,
                 dt,
-                new_dt,
+                find_dt_bound,
                 tiles_i,
                 {int(begin[0]), int(begin[1])},
                 {int(end[0]), int(end[1])}};
@@ -393,7 +394,7 @@ Real fused_stage(const Array3<Real>& u_base, const Array3<Real>& u_in, const Arr
                              "for each of " + std::to_string(Stage::teams_per_sm) + " blocks of " +
                              std::to_string(Stage::team_threads) +
                              " threads on a multiprocessor, more than this GPU gives; set euler2d.fused_stage: false");
-  if (new_dt)
+  if (find_dt_bound)
     Kokkos::parallel_reduce("euler2d::fused_stage", policy, f, Kokkos::Min<Real>(bound));
   else
     Kokkos::parallel_for("euler2d::fused_stage", policy, f);

@@ -1,6 +1,6 @@
 #include "physics/sod/sod_params.hpp"
 
-#include "core/job_control.hpp"
+#include "core/run/run_settings.hpp"
 #include "core/snapshot.hpp"
 
 #include <cmath>

@@ -1,7 +1,7 @@
 #include "physics/sod/sod_run.hpp"
 
 #include "core/driver.hpp"
-#include "core/job_control.hpp"
+#include "core/safe_files.hpp"
 #include "core/snapshot.hpp"
 #include "physics/sod/sod_solver.hpp"
 
@@ -29,7 +29,7 @@ void write_text(const std::string& path, const Params& p, const Profiles& prof) 
                   sod ? prof.u[k] : prof.u[k] / p.a(), sod ? prof.p[k] : prof.p[k] / p.p_ref());
     text += line;
   }
-  job::write_file_atomically(path, text);
+  files::write_file_atomically(path, text);
 }
 
 template <class Real, class Layout>

@@ -1,7 +1,7 @@
 #pragma once
 
 #include "core/config.hpp"
-#include "physics/solvers.hpp"
+#include "core/run/run_context.hpp"
 
 namespace cfd::sod {
 

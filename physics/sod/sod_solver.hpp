@@ -133,14 +133,13 @@ struct KeepEnd {
 // NodePerThread: a GPU's way (a thread a node, each node state and flux
 // computed once into scratch); otherwise a CPU's (one thread walks the tile).
 // Tests run the GPU's way on the host too.
-template <class Real, class Layout, bool NodePerThread = !std::is_same_v<ExecSpace, HostSpace>>
+template <class Real, class Layout, bool NodePerThread = !host_backend>
 struct KeepTiledSteps {
   using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
   using Scratch =
       Kokkos::View<Real* [3], Kokkos::LayoutLeft, typename ExecSpace::scratch_memory_space, Kokkos::MemoryUnmanaged>;
   using NodeScratch =
       Kokkos::View<Real* [5], Kokkos::LayoutLeft, typename ExecSpace::scratch_memory_space, Kokkos::MemoryUnmanaged>;
-  static constexpr bool gpu = !std::is_same_v<ExecSpace, HostSpace>;
 
   State<Real, Layout> q_old, q_new;
   KeepGas<Real> gas;
@@ -163,7 +162,7 @@ struct KeepTiledSteps {
   // original's 4096 nodes: 128 tiles of 32; a long tube in FP64 with 32
   // steps: tiles of 128, since 256 would need 41 KB).
   static int tile_for(int nodes, int steps, size_t scratch_max) {
-    if (!NodePerThread) return gpu ? 256 : 2048;
+    if (!NodePerThread) return host_backend ? 2048 : 256;
     int t = 256;
     while (t > 32 && (tiles(nodes, t) < 128 || scratch_bytes(t, steps) > scratch_max)) t /= 2;
     return t;
@@ -624,7 +623,7 @@ class Solver {
       Kokkos::parallel_for("sod::keep_update", Kokkos::RangePolicy<ExecSpace>(b, e),
                            KeepUpdate<Real, Layout>{q_, f_, ratio});
     } else if (e > b) {
-      const int strip = std::is_same_v<ExecSpace, Kokkos::DefaultHostExecutionSpace> ? 512 : 1;
+      const int strip = host_backend ? 512 : 1;
       const int strips = (e - b + strip - 1) / strip;
       Kokkos::parallel_for("sod::keep_step_fused", Kokkos::RangePolicy<ExecSpace>(0, strips),
                            KeepFusedStep<Real, Layout>{q_, q2_, gas_, dx_, ratio, b, e - 1, strip});
@@ -683,7 +682,7 @@ class Solver {
                                "sod.fused_steps");
     Kokkos::parallel_for(
         "sod::keep_tiled_steps",
-        Kokkos::TeamPolicy<ExecSpace>(Steps::tiles(w1 - w0, tile), Steps::gpu ? Steps::team_threads(tile, k) : 1)
+        Kokkos::TeamPolicy<ExecSpace>(Steps::tiles(w1 - w0, tile), !host_backend ? Steps::team_threads(tile, k) : 1)
             .set_scratch_size(0, Kokkos::PerTeam(bytes)),
         f);
     std::swap(q_, q2_);
@@ -723,7 +722,7 @@ class Solver {
   double fixed_dt_sod_ = 0;
   long step_ = 0, full_steps_ = 0;
   double partial_time_ = 0, time_ = 0;
-  bool node_per_thread_tiles_ = KeepTiledSteps<Real, Layout>::gpu;
+  bool node_per_thread_tiles_ = !host_backend;
 };
 
 }  // namespace cfd::sod

@@ -1,0 +1,48 @@
+// A circular blast: Sod's states inside and outside a circle, which the
+// blast test of tests/test_euler2d.cpp checks for mirror symmetry.
+#include "physics/euler2d/euler2d_params.hpp"
+#include "physics/euler2d/problems/problem.hpp"
+
+namespace cfd::euler2d {
+
+namespace {
+
+struct Blast {
+  double rho_inside, p_inside, rho_outside, p_outside, x_centre, y_centre, radius;
+};
+
+std::vector<KeySpec> blast_keys() {
+  const double positive = 1e-300;
+  return {{"blast.rho_inside", KeyType::real, "1", "density inside the blast radius", {}, positive},
+          {"blast.p_inside", KeyType::real, "1", "pressure inside the blast radius", {}, positive},
+          {"blast.rho_outside", KeyType::real, "0.125", "density outside", {}, positive},
+          {"blast.p_outside", KeyType::real, "0.1", "pressure outside", {}, positive},
+          {"blast.x_centre", KeyType::real, "0.5", "x of the blast's centre"},
+          {"blast.y_centre", KeyType::real, "0.5", "y of the blast's centre"},
+          {"blast.radius", KeyType::real, "0.1", "blast radius", {}, 0}};
+}
+
+StateAt blast_state(const Config& c, const Params&) {
+  auto get = [&](const char* key) { return c.get_real(std::string("blast.") + key); };
+  const Blast k{get("rho_inside"), get("p_inside"), get("rho_outside"), get("p_outside"),
+                get("x_centre"),   get("y_centre"), get("radius")};
+  return [k](double x, double y, double) {
+    const double r2 = (x - k.x_centre) * (x - k.x_centre) + (y - k.y_centre) * (y - k.y_centre);
+    return r2 < k.radius * k.radius ? gas::Primitive<double>{k.rho_inside, 0, 0, 0, k.p_inside}
+                                    : gas::Primitive<double>{k.rho_outside, 0, 0, 0, k.p_outside};
+  };
+}
+
+}  // namespace
+
+namespace problems_list {
+extern const Problem blast{"blast",
+                           "a circular Sod-like blast (rho 1, p 1 within r < 0.1 of the centre, rho 0.125, p 0.1 "
+                           "outside)",
+                           0,
+                           1,
+                           blast_keys,
+                           blast_state};
+}  // namespace problems_list
+
+}  // namespace cfd::euler2d

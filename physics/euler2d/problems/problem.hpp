@@ -1,0 +1,57 @@
+// The euler2d problems: each in a file of its own in this folder, listed once
+// in the table of problems.cpp. A problem is its name, what it is, its
+// default domain, its constants' keys (the published values as defaults) and
+// its state as a function of position and time; the solver knows nothing
+// else of it (as AthenaK's src/pgen/ and Idefix's setup.cpp keep problems
+// apart from the solver). Adding a problem is one file here and one line in
+// the table: docs/developers.md says how.
+#pragma once
+
+#include "core/config.hpp"
+#include "physics/gas/ideal_gas.hpp"
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace cfd::euler2d {
+
+struct Params;
+
+// A problem's primitive state at (x, y) and time t, on the host: the initial
+// state at t = 0, and at later t the exact solution where the problem has one
+// (the vortex) or the same state (the others).
+using StateAt = std::function<gas::Primitive<double>(double x, double y, double t)>;
+
+struct Problem {
+  const char* name;     // the value of euler2d.problem, and the section of its keys
+  const char* summary;  // what it is, for euler2d.problem's description
+  double lo, hi;        // the default domain [lo, hi]^2 (keys <name>.x_min, ...)
+  // The keys of its constants in its section (<name>.width, ...).
+  std::vector<KeySpec> (*constants)();
+  // Reads its constants from the case, refuses those that do not fit
+  // together (Config::reject names the key's place), and returns its state;
+  // `p` holds the domain and gamma already.
+  StateAt (*state)(const Config& c, const Params& p);
+};
+
+// Every problem, the default (kh_mcnally) first.
+const std::vector<Problem>& problems();
+// The problem named `name`, or nullptr.
+const Problem* find_problem(const std::string& name);
+// The keys of every problem's section: its domain and constants, each
+// belonging to its problem's choice of euler2d.problem.
+std::vector<KeySpec> problem_keys();
+// euler2d.problem's description, made from the table.
+std::string problems_description();
+
+// The table's entries, one per file.
+namespace problems_list {
+extern const Problem kh_mcnally, kh_seed;  // kelvin_helmholtz.cpp
+extern const Problem sod_x, sod_y;         // sod.cpp
+extern const Problem vortex;               // vortex.cpp
+extern const Problem blast;                // blast.cpp
+extern const Problem expression;           // expression.cpp
+}  // namespace problems_list
+
+}  // namespace cfd::euler2d

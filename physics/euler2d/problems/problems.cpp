@@ -1,0 +1,48 @@
+// The table of euler2d's problems: the one list of them (euler2d.problem's
+// choices and description, the keys of their sections, and the state the
+// solver starts from are all made from it).
+#include "physics/euler2d/problems/problem.hpp"
+
+namespace cfd::euler2d {
+
+const std::vector<Problem>& problems() {
+  using namespace problems_list;
+  static const std::vector<Problem> table = {kh_mcnally, kh_seed, sod_x, sod_y, vortex, blast, expression};
+  return table;
+}
+
+const Problem* find_problem(const std::string& name) {
+  for (const Problem& p : problems())
+    if (name == p.name) return &p;
+  return nullptr;
+}
+
+std::vector<KeySpec> problem_keys() {
+  std::vector<KeySpec> keys;
+  for (const Problem& p : problems()) {
+    const std::string section = p.name, lo = format_real(p.lo), hi = format_real(p.hi);
+    std::vector<KeySpec> own = {{section + ".x_min", KeyType::real, lo, "lower x edge of the domain"},
+                                {section + ".x_max", KeyType::real, hi, "upper x edge of the domain"},
+                                {section + ".y_min", KeyType::real, lo, "lower y edge of the domain"},
+                                {section + ".y_max", KeyType::real, hi, "upper y edge of the domain"}};
+    for (KeySpec& k : p.constants()) own.push_back(std::move(k));
+    // Each key goes with its problem's choice (constants.* too): the resolved
+    // configuration shows the chosen problem's only, and another problem's
+    // keys are refused with their place.
+    for (KeySpec& k : own) k.belongs_to = "euler2d.problem=" + section;
+    keys.insert(keys.end(), own.begin(), own.end());
+  }
+  return keys;
+}
+
+std::string problems_description() {
+  std::string text;
+  for (const Problem& p : problems())
+    text += std::string(text.empty() ? "" : "; ") + p.name + ": " + p.summary + " on [" + format_real(p.lo) + "," +
+            format_real(p.hi) + "]^2";
+  return text +
+         ". Each problem's constants and domain are keys of its own section (kh_mcnally.width, "
+         "blast.radius, ...)";
+}
+
+}  // namespace cfd::euler2d
