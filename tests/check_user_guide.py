@@ -10,6 +10,6 @@ for solver in sys.argv[3:]:
     table = subprocess.run([cfdrun, "--list-keys", solver, "--markdown"], check=True,
                            capture_output=True, text=True).stdout
     if table not in guide:
-        print(f"docs/user-guide.md does not hold the current key table of '{solver}'; paste this:\n{table}")
+        print(f"{sys.argv[2]} does not hold the current key table of '{solver}'; paste this:\n{table}")
         status = 1
 sys.exit(status)

@@ -1,10 +1,12 @@
 #include "physics/diffusion/diffusion_params.hpp"
 
+#include "core/case_formulas.hpp"
 #include "core/decomposition.hpp"
 #include "core/run/run_settings.hpp"
 #include "core/snapshot.hpp"
 
 #include <cmath>
+#include <memory>
 
 namespace cfd::diffusion {
 
@@ -32,8 +34,11 @@ std::vector<KeySpec> keys() {
        KeyType::choice,
        "spike",
        "spike: u = 1 at the centre point ((nx+1)/2, (ny+1)/2), 0 elsewhere (the original); sine: "
-       "sin(pi x) sin(pi y) with x = (i-1)/(nx-1), y = (j-1)/(ny-1), one discrete eigenmode",
-       {"spike", "sine"}},
+       "sin(pi x) sin(pi y) with x = (i-1)/(nx-1), y = (j-1)/(ny-1), one discrete eigenmode; expression: the "
+       "formula expression.u of the same x and y at the interior points (the edges hold 0)",
+       {"spike", "sine", "expression"}},
+      {"expression.u", KeyType::string, "0", "u: a formula of x, y, the constants.* and pi"},
+      constants_key("expression.u"),
       {"diffusion.operator",
        KeyType::choice,
        "stencil",
@@ -94,6 +99,7 @@ std::vector<KeySpec> keys() {
   };
   // Keys that act only with a choice of another: given otherwise, refused.
   for (auto& spec : k) {
+    if (spec.path == "expression.u" || spec.path == "constants.*") spec.belongs_to = "diffusion.initial=expression";
     if (spec.path == "diffusion.operator")
       spec.belongs_to = "diffusion.scheme=backward_euler|crank_nicolson", spec.only_warn = true;
     if (spec.path == "diffusion.preconditioner")
@@ -131,7 +137,13 @@ Params params(const Config& c) {
   p.scheme = scheme == "backward_euler"   ? Scheme::backward_euler
              : scheme == "crank_nicolson" ? Scheme::crank_nicolson
                                           : Scheme::explicit_euler;
-  p.initial = c.get_string("diffusion.initial") == "sine" ? Initial::sine : Initial::spike;
+  const std::string& initial = c.get_string("diffusion.initial");
+  p.initial = initial == "sine" ? Initial::sine : initial == "expression" ? Initial::expression : Initial::spike;
+  if (p.initial == Initial::expression) {
+    // Shared: Params are copied, an Expression is not copyable.
+    const auto u = std::make_shared<const Expression>(case_formula(c, "expression.u", case_constants(c)));
+    p.formula = [u](double x, double y) { return (*u)(x, y); };
+  }
   p.implicit_operator =
       c.get_string("diffusion.operator") == "matrix" ? ImplicitOperator::matrix : ImplicitOperator::stencil;
   const std::string& pc = c.get_string("diffusion.preconditioner");
@@ -188,7 +200,7 @@ const char* name(Layout l) { return l == Layout::left ? "left" : "right"; }
 const char* name(Scheme s) {
   return s == Scheme::backward_euler ? "backward_euler" : s == Scheme::crank_nicolson ? "crank_nicolson" : "explicit";
 }
-const char* name(Initial i) { return i == Initial::sine ? "sine" : "spike"; }
+const char* name(Initial i) { return i == Initial::sine ? "sine" : i == Initial::expression ? "expression" : "spike"; }
 const char* name(ImplicitOperator o) { return o == ImplicitOperator::matrix ? "matrix" : "stencil"; }
 const char* name(Preconditioner p) {
   return p == Preconditioner::jacobi ? "jacobi" : p == Preconditioner::gauss_seidel ? "gauss_seidel" : "none";

@@ -5,6 +5,7 @@
 #include "core/config.hpp"
 #include "core/parallel.hpp"
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -19,8 +20,9 @@ enum class Layout { left, right };  // left: x (i) contiguous, as in Fortran
 // system per step (implicit_heat.hpp) and take any alpha.
 enum class Scheme { explicit_euler, backward_euler, crank_nicolson };
 // spike: the original's 1 at the centre; sine: sin(pi x) sin(pi y), the
-// slowest discrete eigenmode of the Laplacian with zero edges.
-enum class Initial { spike, sine };
+// slowest discrete eigenmode of the Laplacian with zero edges; expression:
+// the user's formula of x and y (Params::formula).
+enum class Initial { spike, sine, expression };
 // How the implicit schemes apply their operator: a KokkosSparse::CrsMatrix
 // (spmv) or a stencil kernel (matrix-free).
 enum class ImplicitOperator { matrix, stencil };
@@ -41,6 +43,9 @@ struct Params {
   double cg_tolerance = 1e-10;  // relative residual |r|/|b| that ends a solve
   long cg_max_iterations = 10000;
   int fused_steps = 1;  // explicit steps per pass over memory (temporal blocking)
+  // initial: expression: u at (x, y) = ((i-1)/(nx-1), (j-1)/(ny-1)), from the
+  // formula expression.u (host only).
+  std::function<double(double x, double y)> formula;
 };
 
 // mu, the eigenvalue of -L (5-point, units of dx^2) for the sine mode of an

@@ -17,6 +17,7 @@
 #endif
 
 #include <cmath>
+#include <limits>
 #include <memory>
 #include <vector>
 
@@ -75,12 +76,35 @@ class Solver {
       const long li = ci - grid_.offset[0] + grid_.begin(0), lj = cj - grid_.offset[1] + grid_.begin(1);
       if (li >= grid_.begin(0) && li < grid_.end(0) && lj >= grid_.begin(1) && lj < grid_.end(1))
         host(li, lj) = Real(1);
-    } else {
+    } else if (p_.initial == Initial::sine) {
       const long gx = grid_.global_n[0], gy = grid_.global_n[1];
       for (long j = interior_begin(1); j < interior_end(1); ++j)
         for (long i = interior_begin(0); i < interior_end(0); ++i)
           host(i, j) = static_cast<Real>(std::sin(M_PI * grid_.global_index(0, i) / double(gx - 1)) *
                                          std::sin(M_PI * grid_.global_index(1, j) / double(gy - 1)));
+    } else {
+      // The user's formula at the interior points, evaluated in double and
+      // rounded once; a value that is not finite ends every rank with the
+      // first such point (a ConfigError: the case is wrong).
+      const double gx = double(grid_.global_n[0] - 1), gy = double(grid_.global_n[1] - 1);
+      long bad = std::numeric_limits<long>::max();
+      double bad_value = 0;
+      for (long j = interior_begin(1); j < interior_end(1); ++j)
+        for (long i = interior_begin(0); i < interior_end(0); ++i) {
+          const long gi = grid_.global_index(0, i), gj = grid_.global_index(1, j);
+          const double u = p_.formula(gi / gx, gj / gy);
+          if (!std::isfinite(u) && gj * grid_.global_n[0] + gi < bad) bad = gj * grid_.global_n[0] + gi, bad_value = u;
+          host(i, j) = static_cast<Real>(u);
+        }
+      const long first = dec_.comm.min(bad);
+      if (first != std::numeric_limits<long>::max()) {
+        double v = first == bad ? bad_value : 0;
+        dec_.comm.sum(&v, 1);
+        const long gi = first % grid_.global_n[0], gj = first / grid_.global_n[0];
+        throw ConfigError("diffusion: error: the formula expression.u gives " + format_real(v) +
+                          " at point (i, j) = (" + std::to_string(gi + 1) + ", " + std::to_string(gj + 1) +
+                          "), (x, y) = (" + format_real(gi / gx) + ", " + format_real(gj / gy) + "); u must be finite");
+      }
     }
     Kokkos::deep_copy(u_, host);
     Kokkos::deep_copy(v_, Real(0));

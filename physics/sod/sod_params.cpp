@@ -1,9 +1,11 @@
 #include "physics/sod/sod_params.hpp"
 
+#include "core/case_formulas.hpp"
 #include "core/run/run_settings.hpp"
 #include "core/snapshot.hpp"
 
 #include <cmath>
+#include <memory>
 
 namespace cfd::sod {
 
@@ -109,6 +111,17 @@ std::vector<KeySpec> keys() {
       {"state.u_right", KeyType::real, "0", "right velocity, Sod units", {}, -inf, inf},
       {"state.p_right", KeyType::real, "0.1", "right pressure, Sod units", {}, -inf, inf},
       {"state.diaphragm", KeyType::real, "0.5", "diaphragm position as a fraction of the tube", {}, 0, 1},
+      {"sod.initial",
+       KeyType::choice,
+       "tube",
+       "tube: the states state.*_left and state.*_right either side of state.diaphragm (the original); "
+       "expression: rho, u and p as formulas of x, the position as a fraction of the tube, in Sod units (keys "
+       "expression.*, constants.*); the ends' fixed states are the formulas' at x = 0 and 1",
+       {"tube", "expression"}},
+      {"expression.rho", KeyType::string, "1", "density: a formula of x, the constants.* and pi"},
+      {"expression.u", KeyType::string, "0", "velocity: a formula of x, the constants.* and pi"},
+      {"expression.p", KeyType::string, "1", "pressure: a formula of x, the constants.* and pi"},
+      constants_key("expression.*"),
   };
   // Keys that act only with a choice of another: given otherwise, refused.
   for (auto& spec : k) {
@@ -116,6 +129,11 @@ std::vector<KeySpec> keys() {
     if (spec.path == "sod.limiter") spec.belongs_to = "sod.scheme=hllc", spec.only_warn = true;
     if (spec.path == "sod.integrator") spec.belongs_to = "sod.scheme=hllc", spec.only_warn = true;
     if (spec.path == "time.end_time") spec.belongs_to = "time.steps=0", spec.only_warn = true;
+    // The tube's states, or the formulas: the resolved configuration shows
+    // the chosen initial state's keys only.
+    if (spec.path.rfind("state.", 0) == 0) spec.belongs_to = "sod.initial=tube";
+    if (spec.path.rfind("expression.", 0) == 0 || spec.path == "constants.*")
+      spec.belongs_to = "sod.initial=expression";
   }
   // What --restart may change (everything else is fixed).
   mark_on_restart(k, {"time.steps", "time.end_time", "sod.fused_steps", "sod.text_output"}, OnRestart::same_bits);
@@ -162,9 +180,34 @@ Params params(const Config& c) {
   p.diaphragm = c.get_real("state.diaphragm");
   p.units = c.get_string("sod.units") == "physical" ? Units::physical : Units::sod;
 
-  for (const auto& [side, s] : {std::pair{"left", p.left}, std::pair{"right", p.right}}) {
-    if (!(s.rho > 0)) c.reject(std::string("state.rho_") + side, "density must be positive, got " + format_real(s.rho));
-    if (!(s.p > 0)) c.reject(std::string("state.p_") + side, "pressure must be positive, got " + format_real(s.p));
+  if (c.get_string("sod.initial") == "expression") {
+    struct Formulas {
+      Expression rho, u, p;
+    };
+    const auto constants = case_constants(c);
+    auto formula = [&](const char* key) { return case_formula(c, std::string("expression.") + key, constants); };
+    // Shared: Params are copied, an Expression is not copyable.
+    const auto f = std::make_shared<const Formulas>(Formulas{formula("rho"), formula("u"), formula("p")});
+    p.initial = [f](double x) { return gas::RiemannState{f->rho(x), f->u(x), f->p(x)}; };
+    p.left = p.initial(0);
+    p.right = p.initial(1);
+    // The ends' states are the hllc scheme's fixed ghost cells: refused here,
+    // the tube's inside by the solver, with the node.
+    for (const auto& [x, s] : {std::pair{0, p.left}, std::pair{1, p.right}}) {
+      const std::string at =
+          " at x = " + std::to_string(x) + " (the end of the tube, the state a fixed boundary keeps)";
+      if (!(s.rho > 0) || !std::isfinite(s.rho))
+        c.reject("expression.rho", "gives density " + format_real(s.rho) + at + "; it must be positive");
+      if (!(s.p > 0) || !std::isfinite(s.p))
+        c.reject("expression.p", "gives pressure " + format_real(s.p) + at + "; it must be positive");
+      if (!std::isfinite(s.u)) c.reject("expression.u", "gives velocity " + format_real(s.u) + at);
+    }
+  } else {
+    for (const auto& [side, s] : {std::pair{"left", p.left}, std::pair{"right", p.right}}) {
+      if (!(s.rho > 0))
+        c.reject(std::string("state.rho_") + side, "density must be positive, got " + format_real(s.rho));
+      if (!(s.p > 0)) c.reject(std::string("state.p_") + side, "pressure must be positive, got " + format_real(s.p));
+    }
   }
   if (p.steps == 0 && !(p.end_time > 0)) c.reject("time.end_time", "must be positive when time.steps is 0");
   if (p.steps > 0 && c.given("time.end_time") && p.end_time > 0)

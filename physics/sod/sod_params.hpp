@@ -9,6 +9,7 @@
 #include "physics/gas/limiters.hpp"
 #include "physics/sod/keep_flux.hpp"
 
+#include <functional>
 #include <vector>
 
 namespace cfd::sod {
@@ -39,6 +40,10 @@ struct Params {
   // initial states in Sod units (rho/rho_ref, u/a, p/(rho_ref R T_ref))
   gas::RiemannState left{1, 0, 1}, right{0.125, 0, 0.1};
   double diaphragm = 0.5;  // fraction of the tube
+  // sod.initial: expression: the state at x, the position as a fraction of
+  // the tube, from the formulas expression.* (host only); empty for the
+  // tube. left and right are then its states at the ends, x = 0 and 1.
+  std::function<gas::RiemannState(double x)> initial;
   Units units = Units::sod;
   bool text_output = false;
 

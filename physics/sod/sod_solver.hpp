@@ -17,6 +17,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -377,15 +378,20 @@ class Solver {
     auto host = Kokkos::create_mirror_view(q_);
     Kokkos::deep_copy(host, Real(0));
     const double pref = p_.p_ref(), a = p_.a();
+    long bad = std::numeric_limits<long>::max();  // the first node (cell) whose state is not physical
+    gas::RiemannState bad_state{};
     for (long j = grid_.begin(0); j < grid_.end(0); ++j) {
       const long k = grid_.global_index(0, j);
       // Node k (keep) or cell centre k (hllc), as a fraction of the tube.
       const double x = keep_ ? static_cast<double>(k) / (p_.nx - 1) : (k + 0.5) / p_.nx;
-      const gas::Conserved<double> s = dimensional(x < p_.diaphragm ? p_.left : p_.right, pref, a);
+      const gas::RiemannState w = p_.initial ? p_.initial(x) : x < p_.diaphragm ? p_.left : p_.right;
+      if ((!(w.rho > 0) || !(w.p > 0) || !std::isfinite(w.rho + w.u + w.p)) && k < bad) bad = k, bad_state = w;
+      const gas::Conserved<double> s = dimensional(w, pref, a);
       host(j, IDN) = Real(s.rho);
       host(j, IMX) = Real(s.mx);
       host(j, IEN) = Real(s.energy);
     }
+    refuse_bad_initial_state(bad, bad_state);
     Kokkos::deep_copy(q_, host);
     halo_.fill(Ghosts{q_});
     if (q2_.extent(0) > 0) Kokkos::deep_copy(q2_, q_);
@@ -393,6 +399,24 @@ class Solver {
     full_steps_ = 0;
     partial_time_ = 0;
     time_ = 0;
+  }
+
+  // A state from the formulas that is not physical at some node ends every
+  // rank with the node, its position and values (a ConfigError: the case is
+  // wrong). The tube's states are checked with the keys.
+  void refuse_bad_initial_state(long bad, const gas::RiemannState& w) const {
+    const long first = dec_.comm.min(bad);
+    if (first == std::numeric_limits<long>::max()) return;
+    double v[3] = {0, 0, 0};
+    if (first == bad) v[0] = w.rho, v[1] = w.u, v[2] = w.p;
+    dec_.comm.sum(v, 3);  // only the rank holding the node adds non-zeros
+    const double x = keep_ ? static_cast<double>(first) / (p_.nx - 1) : (first + 0.5) / p_.nx;
+    const std::string what = !std::isfinite(v[0]) || !(v[0] > 0)   ? "density " + format_real(v[0])
+                             : !std::isfinite(v[2]) || !(v[2] > 0) ? "pressure " + format_real(v[2])
+                                                                   : "velocity " + format_real(v[1]);
+    throw ConfigError(std::string("sod: error: the initial state from the formulas expression.* is not physical: ") +
+                      (keep_ ? "node " : "cell ") + std::to_string(first + 1) + " at x = " + format_real(x) + " has " +
+                      what + "; density and pressure must be positive and finite");
   }
 
   // The step size the scheme allows on this block, in Sod units (Lx/a);

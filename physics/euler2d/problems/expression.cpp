@@ -2,11 +2,10 @@
 // x, y and the user's constants.* (core/expression.hpp), parsed when the
 // case is read, so that an error names the key's place in the case file and
 // the column inside the formula, and evaluated once per cell at the start.
-#include "core/expression.hpp"
+#include "core/case_formulas.hpp"
 #include "physics/euler2d/euler2d_params.hpp"
 #include "physics/euler2d/problems/problem.hpp"
 
-#include <map>
 #include <memory>
 
 namespace cfd::euler2d {
@@ -24,27 +23,12 @@ std::vector<KeySpec> formula_keys() {
           {"expression.p", KeyType::string, "1", "pressure: a formula of x, y, the constants.* and pi"},
           // A section of its own, named by the user; it belongs to this problem
           // as its formulas do (problems.cpp).
-          {"constants.*", KeyType::real, "",
-           "constants named by the user (constants: {y0: 0.5, w: 0.02}), for the formulas of expression.*"}};
+          constants_key("expression.*")};
 }
 
 StateAt formula_state(const Config& c, const Params&) {
-  std::map<std::string, double> constants;
-  for (const auto& name : c.keys_in("constants")) {
-    std::string why;
-    if (!is_constant_name(name, &why)) c.reject("constants." + name, why);
-    constants[name] = c.get_real("constants." + name);
-  }
-  auto formula = [&](const char* key) {
-    const std::string path = std::string("expression.") + key;
-    const std::string& text = c.get_string(path);
-    try {
-      return Expression(text, constants);
-    } catch (const ExpressionError& e) {
-      c.reject(path, "column " + std::to_string(e.column) + " of the formula: " + e.what() + "\n  " + text + "\n  " +
-                         std::string(static_cast<size_t>(e.column - 1), ' ') + "^");
-    }
-  };
+  const auto constants = case_constants(c);
+  auto formula = [&](const char* key) { return case_formula(c, std::string("expression.") + key, constants); };
   // Shared: a StateAt is copied with the Params that hold it, an Expression
   // is not copyable.
   auto f = std::make_shared<const Formulas>(Formulas{formula("rho"), formula("vx"), formula("vy"), formula("p")});

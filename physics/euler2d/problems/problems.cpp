@@ -36,10 +36,16 @@ std::vector<KeySpec> problem_keys() {
 }
 
 std::string problems_description() {
+  // "[0,1]^2" rather than format_real's "[0.0,1.0]^2".
+  auto edge = [](double v) {
+    std::string t = format_real(v);
+    if (t.size() > 2 && t.compare(t.size() - 2, 2, ".0") == 0) t.resize(t.size() - 2);
+    return t;
+  };
   std::string text;
   for (const Problem& p : problems())
-    text += std::string(text.empty() ? "" : "; ") + p.name + ": " + p.summary + " on [" + format_real(p.lo) + "," +
-            format_real(p.hi) + "]^2";
+    text += std::string(text.empty() ? "" : "; ") + p.name + ": " + p.summary + " on [" + edge(p.lo) + "," +
+            edge(p.hi) + "]^2";
   return text +
          ". Each problem's constants and domain are keys of its own section (kh_mcnally.width, "
          "blast.radius, ...)";
