@@ -672,6 +672,10 @@ int h5_run_guarded(const char* tool, const std::function<int()>& body) {
 #ifdef __linux__
     prctl(PR_SET_PDEATHSIG, SIGKILL);  // a parent killed alone takes the reader with it
 #endif
+    // The crash must end the child by its signal, which the parent reads:
+    // a handler inherited from the parent (AddressSanitizer's, in the debug
+    // preset, reports and exits with status 1) would hide it.
+    for (const int crash : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT}) std::signal(crash, SIG_DFL);
     reading_now = static_cast<char*>(page);
     const int status = body();
     // _exit: the atexit handlers and static objects are the parent's to run.
