@@ -50,6 +50,14 @@ class Comm {
     return value;
   }
   long sum(long value) const;
+  // The values of the one rank that holds them (`owner`), on every rank:
+  // the others' count as zeros, so a sum over ranks adds nothing to them.
+  // How the first bad cell found by a reduction is reported with its state.
+  void from_owner(bool owner, double* values, int count) const {
+    if (!owner)
+      for (int v = 0; v < count; ++v) values[v] = 0;
+    sum(values, count);
+  }
   void barrier() const;
   // Ends every rank of the run with `status` (MPI_Abort); returns only
   // without MPI.

@@ -230,8 +230,20 @@ TEST(SodFormulas, ANonPhysicalStateIsRefusedWithTheNode) {
       error_of_case("sod", {"grid.nx=101", "sod.initial=expression", "expression.p=x > 0.3 && x < 0.4 ? -1 : 1"});
   // Node 31 is x = 0.3 (not inside), node 32 x = 0.31.
   EXPECT_NE(e.find("node 32 at x = 0.31 has pressure -1.0"), std::string::npos) << e;
-  const std::string end = error_of_case("sod", {"sod.initial=expression", "expression.rho=1 - x"});
+  // keep's last node is x = 1: the solver names it.
+  const std::string node = error_of_case("sod", {"grid.nx=101", "sod.initial=expression", "expression.rho=1 - x"});
+  EXPECT_NE(node.find("node 101 at x = 1.0 has density 0.0"), std::string::npos) << node;
+  // hllc with frozen ends keeps the state at x = 1 in its ghost cells: the
+  // key is refused; with outflow ends the cells' centres (x < 1) are all
+  // that is used, and the case runs.
+  const std::vector<std::string> hllc = {"sod.scheme=hllc", "sod.viscosity=none", "sod.initial=expression",
+                                         "expression.rho=1 - x"};
+  const std::string end = error_of_case("sod", hllc);
   EXPECT_NE(end.find("'expression.rho': gives density 0.0 at x = 1 (the end of the tube"), std::string::npos) << end;
+  std::vector<std::string> outflow = hllc;
+  outflow.push_back("sod.boundary=outflow");
+  const auto density = sod_density<Kokkos::LayoutRight>(cfd::sod::params(case_of("sod", outflow)), 0);
+  EXPECT_GT(density.back(), 0.0);
   const std::string unused = error_of_case("sod", {"expression.rho=2"});
   EXPECT_NE(unused.find("'expression.rho': has no effect with sod.initial: tube"), std::string::npos) << unused;
 }
@@ -269,4 +281,34 @@ TEST(DiffusionFormulas, AValueThatIsNotFiniteIsRefusedWithThePoint) {
   const std::string parse =
       error_of_case("diffusion", {"diffusion.initial=expression", "expression.u=sin(x", "constants.a=1"});
   EXPECT_NE(parse.find("'expression.u': column"), std::string::npos) << parse;
+}
+
+// A formula's value is checked as the working precision holds it: 1e39 is
+// finite in fp64 and infinite in fp32; a density of 1e-50 is positive in
+// fp64 and zero in fp32.
+TEST(Formulas, CheckedInTheWorkingPrecision) {
+  if (!have_muparser) GTEST_SKIP() << "built without muparser";
+  auto refusal = [](auto&& build) {
+    try {
+      build();
+    } catch (const cfd::ConfigError& e) {
+      return std::string(e.what());
+    }
+    return std::string("(accepted)");
+  };
+  const cfd::diffusion::Params heat = cfd::diffusion::params(
+      case_of("diffusion", {"grid.nx=11", "grid.ny=11", "diffusion.initial=expression", "expression.u=1e39"}));
+  EXPECT_EQ(refusal([&] { cfd::diffusion::Solver<double, Kokkos::LayoutLeft>(heat).set_initial_state(); }),
+            "(accepted)");
+  const std::string heat32 =
+      refusal([&] { cfd::diffusion::Solver<float, Kokkos::LayoutLeft>(heat).set_initial_state(); });
+  EXPECT_NE(heat32.find("expression.u gives 1e+39 at point (i, j) = (2, 2)"), std::string::npos) << heat32;
+  EXPECT_NE(heat32.find("finite in the working precision (fp32)"), std::string::npos) << heat32;
+
+  const cfd::sod::Params tube =
+      cfd::sod::params(case_of("sod", {"grid.nx=101", "sod.initial=expression", "expression.rho=x > 0.5 ? 1e-50 : 1"}));
+  EXPECT_EQ(refusal([&] { cfd::sod::Solver<double, Kokkos::LayoutRight>(tube).set_initial_state(); }), "(accepted)");
+  const std::string tube32 = refusal([&] { cfd::sod::Solver<float, Kokkos::LayoutRight>(tube).set_initial_state(); });
+  EXPECT_NE(tube32.find("node 52 at x = 0.51 has density"), std::string::npos) << tube32;
+  EXPECT_NE(tube32.find("(fp32)"), std::string::npos) << tube32;
 }

@@ -8,6 +8,10 @@
 #                       mass than 0.1 by the area of the ring times the density jump
 #   not_physical        a formula that gives a non-positive density or NaN: exit 2
 #                       naming the cell, its position and value (1 and 3 ranks)
+#   rayleigh_taylor     config/rayleigh_taylor.yaml (gravity): mass, mirror
+#                       symmetry, the bubble and spikes moving; 1 and 3 ranks
+#   initial_file        problem: file from an h5py file gives sod_x bit for bit
+#                       (1 and 3 ranks), a snapshot works, bad files exit 2
 set -uo pipefail
 bin=$1 config=$2 case=$3
 cfdrun=$bin/cfdrun
@@ -92,6 +96,102 @@ not_physical)
       fail "$ranks ranks: $out"
     echo "$ranks rank(s): $(echo "$out" | head -n 1)"
   done
+  ;;
+rayleigh_taylor)
+  # config/rayleigh_taylor.yaml (gravity, a hydrostatic state from formulas)
+  # at 32 x 96 to t = 6: mass conserved to round-off, the mode mirror-
+  # symmetric about x = 0, the light gas risen in the middle and the heavy
+  # fallen at the sides by more than two cells; 3 ranks the same bits.
+  rt=(--set grid.nx=32 --set grid.ny=96 --set time.end_time=6 --set output.time_interval=3 -q --kokkos-threads=1)
+  "$cfdrun" "$config/rayleigh_taylor.yaml" "${rt[@]}" --output rt1 || fail "rayleigh_taylor"
+  "${PYTHON:-python3}" - rt1 <<'PY' || fail "the Rayleigh-Taylor run"
+import glob, sys
+import h5py, numpy as np
+out = sys.argv[1]
+rows = np.loadtxt(out + "/euler2d.hst", delimiter=",", comments="#", skiprows=2)
+mass = rows[:, 3]
+drift = abs(mass[-1] - mass[0]) / mass[0]
+last = sorted(glob.glob(out + "/euler2d_*.h5"))[-1]
+with h5py.File(last, "r") as f:
+    rho, y, t = f["fields/rho"][:], f["grid/y"][:], f.attrs["time"]
+nx = rho.shape[1]
+mirror = np.abs(rho - rho[:, ::-1]).max()
+middle = 0.5 * (rho[:, nx // 2 - 1] + rho[:, nx // 2])   # the columns beside x = 0
+sides = 0.5 * (rho[:, 0] + rho[:, -1])                  # beside x = -0.25 = 0.25
+bubble, spike = y[np.where(middle < 1.5)[0].max()], y[np.where(sides > 1.5)[0].min()]
+print("t = %g: mass drift %.1e, mirror asymmetry %.1e, bubble top y = %.3f, spike bottom y = %.3f"
+      % (t, drift, mirror, bubble, spike))
+ok = t == 6 and drift < 1e-13 and mirror < 1e-12 and bubble > 0.04 and spike < -0.04
+sys.exit(0 if ok else 1)
+PY
+  if [ -n "${MPIEXEC:-}" ]; then
+    export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+    timeout 300 "$MPIEXEC" -n 3 "$cfdrun" "$config/rayleigh_taylor.yaml" "${rt[@]}" --output rt3 || fail "3 ranks"
+    same_fields rt1 rt3
+    echo "3 ranks: the same bits"
+  fi
+  ;;
+initial_file)
+  # The state of sod_x written by h5py at the cells of a 32 x 24 grid, read
+  # back by problem: file, gives sod_x's run bit for bit, on 1 and 3 ranks.
+  "${PYTHON:-python3}" - <<'PY' || fail "h5py could not write the state"
+import h5py, numpy as np
+nx, ny = 32, 24
+x = (np.arange(nx) + 0.5) / nx                  # the cell centres of [0, 1]
+rho = np.where(x < 0.5, 1.0, 0.125)[None, :].repeat(ny, axis=0)
+p = np.where(x < 0.5, 1.0, 0.1)[None, :].repeat(ny, axis=0)
+with h5py.File("state.h5", "w") as f:           # (ny, nx): a[j, i], x fastest
+    f["rho"] = rho
+    f["p"] = p
+    f["vx"] = np.zeros((ny, nx), np.float32)    # any floating type: read as double
+    f["small"] = rho[:8, :8]
+PY
+  cat > from_file.yaml <<'YAML'
+solver: euler2d
+grid: {nx: 32, ny: 24}
+time: {end_time: 0.05}
+euler2d: {problem: file, riemann: hllc}  # as config/kh.yaml
+file: {path: state.h5}
+boundary: {x_lo: outflow, x_hi: outflow}
+YAML
+  sides=(--set boundary.x_lo=outflow --set boundary.x_hi=outflow --set grid.nx=32 --set grid.ny=24)
+  "$cfdrun" "$kh" -q --kokkos-threads=1 --set time.end_time=0.05 "${sides[@]}" --output a \
+    --set euler2d.problem=sod_x || fail "sod_x"
+  "$cfdrun" from_file.yaml -q --kokkos-threads=1 --output b || fail "from the file"
+  same_fields a b
+  if [ -n "${MPIEXEC:-}" ]; then
+    export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+    timeout 120 "$MPIEXEC" -n 3 "$cfdrun" from_file.yaml -q --kokkos-threads=1 --output c || fail "3 ranks"
+    same_fields a c
+  fi
+  echo "sod_x from an h5py file: the same bits (1 and 3 ranks)"
+  # A cfdrun snapshot of the same grid as the file: the run starts from its
+  # primitives (through the conserved state and back: within 2 ulps).
+  last=$(ls a/euler2d_*.h5 | tail -n 1)
+  "$cfdrun" from_file.yaml -q --kokkos-threads=1 --output d --set "file.path=$PWD/$last" || fail "from a snapshot"
+  for f in rho vx p; do
+    "$cmp" "$last" d/euler2d_00000000.h5 --field $f --atol 1e-15 --rtol 5e-16 -q || fail "snapshot field $f"
+  done
+  echo "from a snapshot: its fields to 5e-16"
+  # What is wrong with the file is named: shape, missing dataset, no file.
+  expect_refusal() { # pattern args...
+    local pattern=$1 out status
+    shift
+    out=$("$cfdrun" from_file.yaml -q --kokkos-threads=1 --output bad "$@" 2>&1)
+    status=$?
+    [ $status -eq 2 ] || fail "status $status for $*: $out"
+    echo "$out" | grep -q -- "$pattern" || fail "no '$pattern' in: $out"
+    [ ! -e bad ] || [ -z "$(ls bad)" ] || fail "a refused case wrote into its output folder: $(ls bad)"
+  }
+  "${PYTHON:-python3}" -c "
+import h5py, numpy as np
+with h5py.File('small.h5', 'w') as f: f['rho'] = np.ones((8, 8)); f['p'] = np.ones((8, 8))
+with h5py.File('no_p.h5', 'w') as f: f['rho'] = np.ones((24, 32))" || fail "h5py"
+  expect_refusal "dataset rho has shape (8, 8); the grid needs (ny, nx) = (24, 32)" --set file.path=small.h5
+  expect_refusal "no_p.h5: no dataset p" --set file.path=no_p.h5
+  expect_refusal "nope.h5: no such file, or not an HDF5 file" --set file.path=nope.h5
+  expect_refusal "from_file.yaml: no such file, or not an HDF5 file" --set file.path=from_file.yaml
+  echo "bad files refused with exit 2 and the reason"
   ;;
 *)
   echo "unknown case $case"

@@ -1,9 +1,7 @@
 #include "physics/diffusion/diffusion_params.hpp"
 
 #include "core/case_formulas.hpp"
-#include "core/decomposition.hpp"
-#include "core/run/run_settings.hpp"
-#include "core/snapshot.hpp"
+#include "core/run/shared_keys.hpp"
 
 #include <cmath>
 #include <memory>
@@ -114,9 +112,7 @@ std::vector<KeySpec> keys() {
   mark_on_restart(k, {"time.steps", "diffusion.cg_max_iterations", "diffusion.fused_steps", "diffusion.text_output"},
                   OnRestart::same_bits);
   mark_on_restart(k, {"diffusion.cg_tolerance"}, OnRestart::branches);
-  for (auto& o : output_keys()) k.push_back(o);
-  for (auto& o : run_keys()) k.push_back(o);
-  for (auto& o : parallel_keys(2)) k.push_back(o);
+  add_shared_keys(k, 2);
   return k;
 }
 

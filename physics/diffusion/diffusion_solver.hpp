@@ -93,17 +93,20 @@ class Solver {
         for (long i = interior_begin(0); i < interior_end(0); ++i) {
           const long gi = grid_.global_index(0, i), gj = grid_.global_index(1, j);
           const double u = p_.formula(gi / gx, gj / gy);
-          if (!std::isfinite(u) && gj * grid_.global_n[0] + gi < bad) bad = gj * grid_.global_n[0] + gi, bad_value = u;
           host(i, j) = static_cast<Real>(u);
+          // Finite in the working precision: fp32 turns 1e39 into infinity.
+          if (!std::isfinite(double(host(i, j))) && gj * grid_.global_n[0] + gi < bad)
+            bad = gj * grid_.global_n[0] + gi, bad_value = u;
         }
       const long first = dec_.comm.min(bad);
       if (first != std::numeric_limits<long>::max()) {
-        double v = first == bad ? bad_value : 0;
-        dec_.comm.sum(&v, 1);
+        dec_.comm.from_owner(first == bad, &bad_value, 1);
         const long gi = first % grid_.global_n[0], gj = first / grid_.global_n[0];
-        throw ConfigError("diffusion: error: the formula expression.u gives " + format_real(v) +
+        throw ConfigError("diffusion: error: the formula expression.u gives " + format_real(bad_value) +
                           " at point (i, j) = (" + std::to_string(gi + 1) + ", " + std::to_string(gj + 1) +
-                          "), (x, y) = (" + format_real(gi / gx) + ", " + format_real(gj / gy) + "); u must be finite");
+                          "), (x, y) = (" + format_real(gi / gx) + ", " + format_real(gj / gy) +
+                          "); u must be finite in the working precision (" + (sizeof(Real) == 4 ? "fp32" : "fp64") +
+                          ")");
       }
     }
     Kokkos::deep_copy(u_, host);

@@ -261,6 +261,28 @@ struct Update {
   }
 };
 
+// A constant acceleration g = (gx, gy) as a source of a stage, added to
+// the update's result u_out = a*u_base + b*(u_in + dt*L(u_in)) as its
+// b*dt*S(u_in): momentum rho*g, with rho the stage's input density (W);
+// energy from the mass fluxes through the cell's faces, the mean of the two
+// of each direction times g along it, as Athena++ does (const_accel.cpp),
+// so that the gas's energy plus its potential rho*phi (phi = -g.x) sums to
+// the same total over a closed box: the flux that carries mass up carries
+// the energy it loses with it.
+template <class Real>
+struct GravitySource {
+  Array3<Real> w, u_out, fx, fy;
+  Real gx, gy, b_dt;
+  KOKKOS_FORCEINLINE_FUNCTION void operator()(const long j, const long i) const {
+    const Real rho = w(IDN, j, i);
+    const Real mass_x = Real(0.5) * (fx(IDN, j, i) + fx(IDN, j, i + 1));
+    const Real mass_y = Real(0.5) * (fy(IDN, j, i) + fy(IDN, j + 1, i));
+    u_out(IM1, j, i) += b_dt * (rho * gx);
+    u_out(IM2, j, i) += b_dt * (rho * gy);
+    u_out(IEN, j, i) += b_dt * (mass_x * gx + mass_y * gy);
+  }
+};
+
 // The smallest bound on dt over the cells, from the conserved state.
 template <class Real, bool Reciprocal>
 struct DtBound {

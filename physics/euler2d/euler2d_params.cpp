@@ -1,9 +1,7 @@
 #include "physics/euler2d/euler2d_params.hpp"
 
-#include "core/run/run_settings.hpp"
-#include "core/snapshot.hpp"
-
-#include <map>
+#include "core/run/shared_keys.hpp"
+#include "core/snapshot.hpp"  // max_snapshots
 
 namespace cfd::euler2d {
 
@@ -67,6 +65,10 @@ std::vector<KeySpec> keys() {
       {"boundary.x_hi", KeyType::choice, "periodic", "boundary at the upper x side", sides},
       {"boundary.y_lo", KeyType::choice, "periodic", "boundary at the lower y side", sides},
       {"boundary.y_hi", KeyType::choice, "periodic", "boundary at the upper y side", sides},
+      {"gravity.x", KeyType::real, "0",
+       "a constant acceleration along x (code units), a source of momentum rho*g and of energy from the mass "
+       "fluxes; non-zero gravity runs the split kernels (the fused stage has no source terms)"},
+      {"gravity.y", KeyType::real, "0", "a constant acceleration along y, as gravity.x (e.g. -0.1: downwards)"},
       {"output.time_interval",
        KeyType::real,
        "0",
@@ -85,9 +87,7 @@ std::vector<KeySpec> keys() {
                   OnRestart::same_bits);
   mark_on_restart(k, {"time.cfl", "euler2d.reconstruction", "euler2d.limiter", "euler2d.riemann", "euler2d.integrator"},
                   OnRestart::branches);
-  for (auto& o : output_keys()) k.push_back(o);
-  for (auto& o : run_keys()) k.push_back(o);
-  for (auto& o : parallel_keys(2)) k.push_back(o);
+  add_shared_keys(k, 2);
   return k;
 }
 
@@ -104,9 +104,9 @@ Params params(const Config& c) {
     if (!(p.hi[d] > p.lo[d]))
       c.reject(prob + (d == 0 ? ".x_max" : ".y_max"), "the domain's upper edge must be above its lower one");
   p.gamma = c.get_real("euler2d.gamma");
-  p.initial = p.problem->state(c, p);
   p.nx = c.get_int("grid.nx");
   p.ny = c.get_int("grid.ny");
+  p.initial = p.problem->state(c, p);  // with the domain, gamma and grid set
   p.steps = c.get_int("time.steps");
   p.end_time = c.get_real("time.end_time");
   p.cfl = c.get_real("time.cfl");
@@ -128,6 +128,13 @@ Params params(const Config& c) {
                                         : BoundaryKind::periodic;
   }
   p.output_interval = c.get_real("output.time_interval");
+  p.gravity = {c.get_real("gravity.x"), c.get_real("gravity.y")};
+  if (p.has_gravity()) {
+    if (c.given("euler2d.fused_stage") && p.fused_stage)
+      c.reject("euler2d.fused_stage",
+               "the fused stage has no source terms: with gravity the split kernels run (set false or leave it out)");
+    p.fused_stage = false;
+  }
 
   if (p.steps == 0 && !(p.end_time > 0)) c.reject("time.end_time", "must be positive when time.steps is 0");
   // Each output time is a step landed on: an interval far below the run's

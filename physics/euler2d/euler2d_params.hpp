@@ -36,7 +36,9 @@ struct Params {
   double gamma = 5.0 / 3.0;
   std::array<BoundaryKind, 4> boundary{BoundaryKind::periodic, BoundaryKind::periodic, BoundaryKind::periodic,
                                        BoundaryKind::periodic};  // x_lo, x_hi, y_lo, y_hi
-  double output_interval = 0;  // snapshots every this much simulated time (0: initial and final)
+  double output_interval = 0;           // snapshots every this much simulated time (0: initial and final)
+  std::array<double, 2> gravity{0, 0};  // a constant acceleration (gravity.x, gravity.y); the split kernels apply it
+  bool has_gravity() const { return gravity[0] != 0 || gravity[1] != 0; }
 };
 
 std::vector<KeySpec> keys();

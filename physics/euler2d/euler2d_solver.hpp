@@ -63,6 +63,9 @@ class Solver {
         halo_(dec, p.fused_stage ? int(NCONS) : int(NPRIM), faces()) {
     if (p.problem == nullptr || !p.initial)
       throw std::logic_error("euler2d::Solver: Params without a problem (make them with euler2d::params)");
+    if (p.has_gravity() && p.fused_stage)
+      throw std::logic_error(
+          "euler2d::Solver: gravity with the fused stage (euler2d::params chooses the split kernels)");
     // Widths as the tutorial takes them: differences of face coordinates
     // x_a(g) = lo + h*g of global face g, so they may differ from h in the
     // last bit, and every rank count gives the same ones. Their reciprocals,
@@ -99,13 +102,18 @@ class Solver {
         const gas::Primitive<double> s =
             initial(centre(0, grid_.global_index(0, i)), centre(1, grid_.global_index(1, j)), time);
         const long flat = grid_.global_index(1, j) * p_.nx + grid_.global_index(0, i);
-        const bool finite = std::isfinite(s.rho) && std::isfinite(s.vx) && std::isfinite(s.vy) && std::isfinite(s.p);
-        if ((!finite || !(s.rho > 0) || !(s.p > 0)) && flat < bad) {
+        // Checked in the working precision: a state of double that fp32
+        // rounds to zero or infinity is refused too.
+        const gas::Primitive<Real> w{Real(s.rho), Real(s.vx), Real(s.vy), Real(s.vz), Real(s.p)};
+        const gas::Conserved<Real> c = gas::to_conserved(w, gamma);
+        const bool finite = std::isfinite(double(c.rho)) && std::isfinite(double(c.mx)) &&
+                            std::isfinite(double(c.my)) && std::isfinite(double(c.mz)) &&
+                            std::isfinite(double(c.energy));
+        if ((!finite || !(w.rho > Real(0)) || !(w.p > Real(0))) && flat < bad) {
           bad = flat;
-          bad_values[0] = s.rho, bad_values[1] = s.p, bad_values[2] = std::isfinite(s.vx + s.vy) ? 0.0 : NAN;
+          bad_values[0] = double(w.rho), bad_values[1] = double(w.p);
+          bad_values[2] = std::isfinite(double(c.mx + c.my + c.mz)) ? 0.0 : NAN;
         }
-        const gas::Conserved<Real> c =
-            gas::to_conserved(gas::Primitive<Real>{Real(s.rho), Real(s.vx), Real(s.vy), Real(s.vz), Real(s.p)}, gamma);
         host(IDN, j, i) = c.rho;
         host(IM1, j, i) = c.mx;
         host(IM2, j, i) = c.my;
@@ -124,19 +132,20 @@ class Solver {
   void refuse_bad_initial_state(long bad, const double values[3]) const {
     const long first = dec_.comm.min(bad);
     if (first == std::numeric_limits<long>::max()) return;
-    double v[3] = {0, 0, 0};
-    if (first == bad) v[0] = values[0], v[1] = values[1], v[2] = values[2];
-    dec_.comm.sum(v, 3);  // only the rank holding the cell adds non-zeros
+    double v[3] = {values[0], values[1], values[2]};
+    dec_.comm.from_owner(first == bad, v, 3);
     const long i = first % p_.nx, j = first / p_.nx;
-    const std::string what = !std::isfinite(v[0]) || !(v[0] > 0)   ? "density " + format_real(v[0])
-                             : !std::isfinite(v[1]) || !(v[1] > 0) ? "pressure " + format_real(v[1])
-                                                                   : std::string("a velocity that is not finite");
+    const std::string what = !std::isfinite(v[0]) || !(v[0] > 0) ? "density " + format_real(v[0])
+                             : !std::isfinite(v[1]) || !(v[1] > 0)
+                                 ? "pressure " + format_real(v[1])
+                                 : std::string("a momentum or energy that is not finite");
     const std::string problem = p_.problem->name;
     throw ConfigError("euler2d: error: the initial state of problem " + problem + " is not physical: cell (i, j) = (" +
                       std::to_string(i + 1) + ", " + std::to_string(j + 1) + ") at (x, y) = (" +
                       format_real(centre(0, i)) + ", " + format_real(centre(1, j)) + ") has " + what +
                       (problem == "expression" ? " (from the formulas expression.*)" : "") +
-                      "; density and pressure must be positive and finite");
+                      "; density and pressure must be positive and finite in the working precision (" +
+                      (sizeof(Real) == 4 ? "fp32" : "fp64") + ")");
   }
 
   // The problem's state at (x, y) and `time` (problems/problem.hpp).
@@ -192,10 +201,11 @@ class Solver {
   std::string fault() const {
     const auto [i, j] = bad_cell();
     if (i < 0) return "";
-    // The rank that holds the cell reads its values; the others add zeros.
+    // The rank that holds the cell reads its values.
     double values[2] = {0, 0};
     const long li = i - grid_.offset[0] + grid_.begin(0), lj = j - grid_.offset[1] + grid_.begin(1);
-    if (li >= grid_.begin(0) && li < grid_.end(0) && lj >= grid_.begin(1) && lj < grid_.end(1)) {
+    const bool owner = li >= grid_.begin(0) && li < grid_.end(0) && lj >= grid_.begin(1) && lj < grid_.end(1);
+    if (owner) {
       // Element by element: the cell's slice across the variables is strided,
       // and Kokkos copies no strided device view to the host (CUDA).
       Real u[NCONS];
@@ -206,7 +216,7 @@ class Solver {
       values[0] = w.rho;
       values[1] = w.p;
     }
-    dec_.comm.sum(values, 2);
+    dec_.comm.from_owner(owner, values, 2);
     return "non-physical state at step " + std::to_string(step_) + ", t = " + format_real(time_) + ": cell (i, j) = (" +
            std::to_string(i + 1) + ", " + std::to_string(j + 1) + ") has density " + format_real(values[0]) +
            " and pressure " + format_real(values[1]);
@@ -488,6 +498,11 @@ class Solver {
         for_each_2d<Kokkos::Iterate::Right>("euler2d::update", j0, j1, i0, i1, 1,
                                             Update<Real, true, R>{u_base, u_in, u_out, fx_, fy_, dx, dy, a, b, dt});
     });
+    // W still holds u_in's primitives (u_out may be u_in itself).
+    if (p_.has_gravity())
+      for_each_2d<Kokkos::Iterate::Right>(
+          "euler2d::gravity", j0, j1, i0, i1, 1,
+          GravitySource<Real>{w_, u_out, fx_, fy_, Real(p_.gravity[0]), Real(p_.gravity[1]), b * dt});
     primitives(u_out);
   }
 

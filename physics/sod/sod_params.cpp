@@ -1,8 +1,7 @@
 #include "physics/sod/sod_params.hpp"
 
 #include "core/case_formulas.hpp"
-#include "core/run/run_settings.hpp"
-#include "core/snapshot.hpp"
+#include "core/run/shared_keys.hpp"
 
 #include <cmath>
 #include <memory>
@@ -138,9 +137,7 @@ std::vector<KeySpec> keys() {
   // What --restart may change (everything else is fixed).
   mark_on_restart(k, {"time.steps", "time.end_time", "sod.fused_steps", "sod.text_output"}, OnRestart::same_bits);
   mark_on_restart(k, {"time.cfl", "sod.reconstruction", "sod.limiter", "sod.integrator"}, OnRestart::branches);
-  for (auto& o : output_keys()) k.push_back(o);
-  for (auto& o : run_keys()) k.push_back(o);
-  for (auto& o : parallel_keys(1)) k.push_back(o);
+  add_shared_keys(k, 1);
   return k;
 }
 
@@ -191,9 +188,12 @@ Params params(const Config& c) {
     p.initial = [f](double x) { return gas::RiemannState{f->rho(x), f->u(x), f->p(x)}; };
     p.left = p.initial(0);
     p.right = p.initial(1);
-    // The ends' states are the hllc scheme's fixed ghost cells: refused here,
-    // the tube's inside by the solver, with the node.
+    // The ends' states are the fixed ghost cells of hllc with frozen ends:
+    // refused here. Every other state the solver checks, with the node or
+    // cell (keep's end nodes sit at x = 0 and 1 themselves).
+    const bool ends_used = p.scheme == Scheme::hllc && p.boundary == BoundaryKind::fixed;
     for (const auto& [x, s] : {std::pair{0, p.left}, std::pair{1, p.right}}) {
+      if (!ends_used) break;
       const std::string at =
           " at x = " + std::to_string(x) + " (the end of the tube, the state a fixed boundary keeps)";
       if (!(s.rho > 0) || !std::isfinite(s.rho))

@@ -385,11 +385,22 @@ class Solver {
       // Node k (keep) or cell centre k (hllc), as a fraction of the tube.
       const double x = keep_ ? static_cast<double>(k) / (p_.nx - 1) : (k + 0.5) / p_.nx;
       const gas::RiemannState w = p_.initial ? p_.initial(x) : x < p_.diaphragm ? p_.left : p_.right;
-      if ((!(w.rho > 0) || !(w.p > 0) || !std::isfinite(w.rho + w.u + w.p)) && k < bad) bad = k, bad_state = w;
       const gas::Conserved<double> s = dimensional(w, pref, a);
       host(j, IDN) = Real(s.rho);
       host(j, IMX) = Real(s.mx);
       host(j, IEN) = Real(s.energy);
+      // Checked in the working precision too: fp32 may round a state of
+      // double to zero or infinity.
+      const bool finite = std::isfinite(w.rho + w.u + w.p) &&
+                          std::isfinite(double(host(j, IDN)) + double(host(j, IMX)) + double(host(j, IEN)));
+      if ((!(w.rho > 0) || !(w.p > 0) || !(host(j, IDN) > Real(0)) || !finite) && k < bad) {
+        bad = k;
+        // As the working precision holds it: a density fp32 rounds to 0 is 0,
+        // a state whose momentum or energy overflows has no velocity.
+        bad_state = w;
+        if (!(host(j, IDN) > Real(0))) bad_state.rho = std::min(0.0, w.rho);
+        if (!finite) bad_state.u = NAN;
+      }
     }
     refuse_bad_initial_state(bad, bad_state);
     Kokkos::deep_copy(q_, host);
@@ -407,16 +418,16 @@ class Solver {
   void refuse_bad_initial_state(long bad, const gas::RiemannState& w) const {
     const long first = dec_.comm.min(bad);
     if (first == std::numeric_limits<long>::max()) return;
-    double v[3] = {0, 0, 0};
-    if (first == bad) v[0] = w.rho, v[1] = w.u, v[2] = w.p;
-    dec_.comm.sum(v, 3);  // only the rank holding the node adds non-zeros
+    double v[3] = {w.rho, w.u, w.p};
+    dec_.comm.from_owner(first == bad, v, 3);
     const double x = keep_ ? static_cast<double>(first) / (p_.nx - 1) : (first + 0.5) / p_.nx;
     const std::string what = !std::isfinite(v[0]) || !(v[0] > 0)   ? "density " + format_real(v[0])
                              : !std::isfinite(v[2]) || !(v[2] > 0) ? "pressure " + format_real(v[2])
                                                                    : "velocity " + format_real(v[1]);
     throw ConfigError(std::string("sod: error: the initial state from the formulas expression.* is not physical: ") +
                       (keep_ ? "node " : "cell ") + std::to_string(first + 1) + " at x = " + format_real(x) + " has " +
-                      what + "; density and pressure must be positive and finite");
+                      what + "; density and pressure must be positive and finite in the working precision (" +
+                      (sizeof(Real) == 4 ? "fp32" : "fp64") + ")");
   }
 
   // The step size the scheme allows on this block, in Sod units (Lx/a);
@@ -509,10 +520,11 @@ class Solver {
         Kokkos::Min<long>(bad));
     bad = dec_.comm.min(bad);
     if (bad == Kokkos::reduction_identity<long>::min()) return "";
-    // The rank that holds the node reads its values; the others add zeros.
+    // The rank that holds the node reads its values.
     double values[2] = {0, 0};
     const long local = bad - first;
-    if (local >= grid_.begin(0) && local < grid_.end(0)) {
+    const bool owner = local >= grid_.begin(0) && local < grid_.end(0);
+    if (owner) {
       // Element by element: with the SoA layout the node's slice across the
       // variables is strided, and Kokkos copies no strided device view to the host.
       Real node[3];
@@ -522,7 +534,7 @@ class Solver {
       values[0] = sod ? rho / p_.rho_ref : rho;
       values[1] = sod ? p / p_.p_ref() : p;
     }
-    dec_.comm.sum(values, 2);
+    dec_.comm.from_owner(owner, values, 2);
     return "non-physical state at step " + std::to_string(step_) + ", t = " + format_real(time()) + ": " +
            (keep_ ? "node " : "cell ") + std::to_string(bad + 1) + " has density " + format_real(values[0]) +
            " and pressure " + format_real(values[1]);

@@ -31,7 +31,7 @@ struct Problem {
   std::vector<KeySpec> (*constants)();
   // Reads its constants from the case, refuses those that do not fit
   // together (Config::reject names the key's place), and returns its state;
-  // `p` holds the domain and gamma already.
+  // `p` holds the domain, gamma and grid size already.
   StateAt (*state)(const Config& c, const Params& p);
 };
 
@@ -52,6 +52,7 @@ extern const Problem sod_x, sod_y;         // sod.cpp
 extern const Problem vortex;               // vortex.cpp
 extern const Problem blast;                // blast.cpp
 extern const Problem expression;           // expression.cpp
+extern const Problem file;                 // from_file.cpp
 }  // namespace problems_list
 
 }  // namespace cfd::euler2d

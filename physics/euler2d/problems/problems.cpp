@@ -7,7 +7,7 @@ namespace cfd::euler2d {
 
 const std::vector<Problem>& problems() {
   using namespace problems_list;
-  static const std::vector<Problem> table = {kh_mcnally, kh_seed, sod_x, sod_y, vortex, blast, expression};
+  static const std::vector<Problem> table = {kh_mcnally, kh_seed, sod_x, sod_y, vortex, blast, expression, file};
   return table;
 }
 
