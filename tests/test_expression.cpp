@@ -104,23 +104,23 @@ TEST(Euler2dProblems, ConstantsAreKeysWithTodaysValues) {
   // The blast's defaults: rho 1, p 1 within r < 0.1 of (0.5, 0.5), rho 0.125, p 0.1 outside.
   const auto p = cfd::euler2d::params(load("solver: euler2d\neuler2d: {problem: blast}\n"));
   EXPECT_STREQ(p.problem->name, "blast");
-  EXPECT_EQ(p.initial(0.5 + 0.099, 0.5, 0).rho, 1.0);
-  EXPECT_EQ(p.initial(0.5, 0.5 + 0.099, 0).p, 1.0);
-  EXPECT_EQ(p.initial(0.5 + 0.101, 0.5, 0).rho, 0.125);
-  EXPECT_EQ(p.initial(0.5, 0.5 - 0.101, 0).p, 0.1);
+  EXPECT_EQ(p.initial(0.5 + 0.099, 0.5, 0, 0).rho, 1.0);
+  EXPECT_EQ(p.initial(0.5, 0.5 + 0.099, 0, 0).p, 1.0);
+  EXPECT_EQ(p.initial(0.5 + 0.101, 0.5, 0, 0).rho, 0.125);
+  EXPECT_EQ(p.initial(0.5, 0.5 - 0.101, 0, 0).p, 0.1);
   EXPECT_EQ(p.lo[0], 0.0);
   // The vortex's strength: vy = vy_0 + beta / (2 pi) at unit distance right of the centre.
   const auto v = cfd::euler2d::params(load("solver: euler2d\neuler2d: {problem: vortex}\nvortex: {strength: 3}\n"));
-  EXPECT_DOUBLE_EQ(v.initial(1, 0, 0).vy, 1 + 3 / (2 * 3.14159265358979323846));
+  EXPECT_DOUBLE_EQ(v.initial(1, 0, 0, 0).vy, 1 + 3 / (2 * 3.14159265358979323846));
   EXPECT_EQ(v.lo[0], -5.0);
   EXPECT_EQ(v.hi[1], 5.0);
   // kh_seed: the tutorial's box and interfaces at y = -0.25 and 0.25
   // (the middle layer's density 2 between them, the outer layers' 1 beyond).
   const auto s = cfd::euler2d::params(load("solver: euler2d\neuler2d: {problem: kh_seed}\n"));
   EXPECT_EQ(s.lo[1], -0.5);
-  EXPECT_NEAR(s.initial(0, 0, 0).rho, 2.0, 1e-4);
-  EXPECT_NEAR(s.initial(0, -0.49, 0).rho, 1.0, 1e-4);
-  EXPECT_DOUBLE_EQ(s.initial(0, -0.25, 0).rho, 1.5);
+  EXPECT_NEAR(s.initial(0, 0, 0, 0).rho, 2.0, 1e-4);
+  EXPECT_NEAR(s.initial(0, -0.49, 0, 0).rho, 1.0, 1e-4);
+  EXPECT_DOUBLE_EQ(s.initial(0, -0.25, 0, 0).rho, 1.5);
 }
 
 TEST(Euler2dProblems, RefusesKeysOfAnotherProblem) {

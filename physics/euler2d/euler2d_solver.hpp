@@ -149,7 +149,7 @@ class Solver {
   }
 
   // The problem's state at (x, y) and `time` (problems/problem.hpp).
-  gas::Primitive<double> initial(double x, double y, double time) const { return p_.initial(x, y, time); }
+  gas::Primitive<double> initial(double x, double y, double time) const { return p_.initial(x, y, 0, time); }
 
   // dt = cfl * min over this block's cells of min(dx/(|vx|+c), dy/(|vy|+c));
   // negative when a cell is not physical. The driver takes the minimum over

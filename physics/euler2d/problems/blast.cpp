@@ -26,7 +26,7 @@ StateAt blast_state(const Config& c, const Params&) {
   auto get = [&](const char* key) { return c.get_real(std::string("blast.") + key); };
   const Blast k{get("rho_inside"), get("p_inside"), get("rho_outside"), get("p_outside"),
                 get("x_centre"),   get("y_centre"), get("radius")};
-  return [k](double x, double y, double) {
+  return [k](double x, double y, double, double) {
     const double r2 = (x - k.x_centre) * (x - k.x_centre) + (y - k.y_centre) * (y - k.y_centre);
     return r2 < k.radius * k.radius ? gas::Primitive<double>{k.rho_inside, 0, 0, 0, k.p_inside}
                                     : gas::Primitive<double>{k.rho_outside, 0, 0, 0, k.p_outside};

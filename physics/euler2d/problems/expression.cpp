@@ -32,9 +32,9 @@ StateAt formula_state(const Config& c, const Params&) {
   // Shared: a StateAt is copied with the Params that hold it, an Expression
   // is not copyable.
   auto f = std::make_shared<const Formulas>(Formulas{formula("rho"), formula("vx"), formula("vy"), formula("p")});
-  return [f](double x, double y, double time) {
-    return gas::Primitive<double>{f->rho(x, y, 0, time), f->vx(x, y, 0, time), f->vy(x, y, 0, time), 0,
-                                  f->p(x, y, 0, time)};
+  return [f](double x, double y, double z, double time) {
+    return gas::Primitive<double>{f->rho(x, y, z, time), f->vx(x, y, z, time), f->vy(x, y, z, time), 0,
+                                  f->p(x, y, z, time)};
   };
 }
 

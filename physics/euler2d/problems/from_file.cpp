@@ -76,7 +76,7 @@ StateAt file_state(const Config& c, const Params& p) {
     c.reject("file.path", e.what());
   }
   // The cell whose centre is (x, y): the solver asks at the centres only.
-  return [state](double x, double y, double) {
+  return [state](double x, double y, double, double) {
     const FileState& s = *state;
     const long i = std::lround((x - s.lo[0]) / (s.hi[0] - s.lo[0]) * double(s.nx) - 0.5);
     const long j = std::lround((y - s.lo[1]) / (s.hi[1] - s.lo[1]) * double(s.ny) - 0.5);

@@ -44,7 +44,7 @@ Layers read_layers(const Config& c, const std::string& kh) {
 }
 
 StateAt mcnally_state(const Config& c, const Params&) {
-  return [k = read_layers(c, "kh_mcnally")](double x, double y, double) {
+  return [k = read_layers(c, "kh_mcnally")](double x, double y, double, double) {
     const double rho1 = k.rho_1, rho2 = k.rho_2, u1 = k.vx_1, u2 = k.vx_2, L = k.width;
     const double lower = k.y_lower, upper = k.y_upper, middle = 0.5 * (lower + upper);
     const double rm = (rho1 - rho2) / 2, um = (u1 - u2) / 2;
@@ -62,7 +62,7 @@ StateAt mcnally_state(const Config& c, const Params&) {
 }
 
 StateAt seed_state(const Config& c, const Params&) {
-  return [k = read_layers(c, "kh_seed")](double x, double y, double) {
+  return [k = read_layers(c, "kh_seed")](double x, double y, double, double) {
     const double rho1 = k.rho_1, rho2 = k.rho_2, u1 = k.vx_1, u2 = k.vx_2, L = k.width;
     const double lower = k.y_lower, upper = k.y_upper, middle = 0.5 * (lower + upper);
     const double rm = (rho1 - rho2) / 2, um = (u1 - u2) / 2;

@@ -18,10 +18,12 @@ namespace cfd::euler2d {
 
 struct Params;
 
-// A problem's primitive state at (x, y) and time t, on the host: the initial
-// state at t = 0, and at later t the exact solution where the problem has one
-// (the vortex) or the same state (the others).
-using StateAt = std::function<gas::Primitive<double>(double x, double y, double t)>;
+// A problem's primitive state at (x, y, z) and time t, on the host: the
+// initial state at t = 0, and at later t the exact solution where the problem
+// has one (the vortex) or the same state (the others). Three coordinates
+// whatever the solver's dimensions (a 2D solver asks at z = 0), so that a
+// problem is written once for 1D, 2D and 3D.
+using StateAt = std::function<gas::Primitive<double>(double x, double y, double z, double t)>;
 
 struct Problem {
   const char* name;     // the value of euler2d.problem, and the section of its keys

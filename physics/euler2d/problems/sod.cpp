@@ -42,7 +42,9 @@ extern const Problem sod_x{"sod_x",
                            1,
                            [] { return tube_keys("sod_x"); },
                            [](const Config& c, const Params&) -> StateAt {
-                             return [k = read_tube(c, "sod_x")](double x, double, double) { return tube_state(k, x); };
+                             return [k = read_tube(c, "sod_x")](double x, double, double, double) {
+                               return tube_state(k, x);
+                             };
                            }};
 extern const Problem sod_y{"sod_y",
                            "Sod's tube along y",
@@ -50,7 +52,9 @@ extern const Problem sod_y{"sod_y",
                            1,
                            [] { return tube_keys("sod_y"); },
                            [](const Config& c, const Params&) -> StateAt {
-                             return [k = read_tube(c, "sod_y")](double, double y, double) { return tube_state(k, y); };
+                             return [k = read_tube(c, "sod_y")](double, double y, double, double) {
+                               return tube_state(k, y);
+                             };
                            }};
 }  // namespace problems_list
 

@@ -25,7 +25,7 @@ std::vector<KeySpec> vortex_keys() {
 
 StateAt vortex_state(const Config& c, const Params& p) {
   const Vortex k{c.get_real("vortex.strength"), c.get_real("vortex.vx"), c.get_real("vortex.vy"), p.gamma, p.lo, p.hi};
-  return [k](double x, double y, double time) {
+  return [k](double x, double y, double, double time) {
     const double pi = 3.14159265358979323846;
     const double beta = k.strength, g = k.gamma, Lx = k.hi[0] - k.lo[0], Ly = k.hi[1] - k.lo[1];
     double dx = x - k.vx * time, dy = y - k.vy * time;
