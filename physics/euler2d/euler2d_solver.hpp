@@ -102,23 +102,25 @@ class Solver {
         const gas::Primitive<double> s =
             initial(centre(0, grid_.global_index(0, i)), centre(1, grid_.global_index(1, j)), time);
         const long flat = grid_.global_index(1, j) * p_.nx + grid_.global_index(0, i);
-        // Checked in the working precision: a state of double that fp32
-        // rounds to zero or infinity is refused too.
-        const gas::Primitive<Real> w{Real(s.rho), Real(s.vx), Real(s.vy), Real(s.vz), Real(s.p)};
-        const gas::Conserved<Real> c = gas::to_conserved(w, gamma);
-        const bool finite = std::isfinite(double(c.rho)) && std::isfinite(double(c.mx)) &&
-                            std::isfinite(double(c.my)) && std::isfinite(double(c.mz)) &&
-                            std::isfinite(double(c.energy));
-        if ((!finite || !(w.rho > Real(0)) || !(w.p > Real(0))) && flat < bad) {
-          bad = flat;
-          bad_values[0] = double(w.rho), bad_values[1] = double(w.p);
-          bad_values[2] = std::isfinite(double(c.mx + c.my + c.mz)) ? 0.0 : NAN;
-        }
+        const gas::Conserved<Real> c =
+            gas::to_conserved(gas::Primitive<Real>{Real(s.rho), Real(s.vx), Real(s.vy), Real(s.vz), Real(s.p)}, gamma);
         host(IDN, j, i) = c.rho;
         host(IM1, j, i) = c.mx;
         host(IM2, j, i) = c.my;
         host(IM3, j, i) = c.mz;
         host(IEN, j, i) = c.energy;
+        // Checked as the solver holds it: the primitives of the stored state
+        // in the working precision, as bad_cell() finds them (fp32 may round
+        // a state of double to zero or infinity).
+        const CellPrimitives<Real> w =
+            reciprocal_cells() ? cell_primitives<true>(host, j, i, gamma) : cell_primitives(host, j, i, gamma);
+        const bool finite = std::isfinite(double(w.rho)) && std::isfinite(double(w.vx)) &&
+                            std::isfinite(double(w.vy)) && std::isfinite(double(w.p));
+        if ((!finite || !(w.rho > Real(0)) || !(w.p > Real(0))) && flat < bad) {
+          bad = flat;
+          bad_values[0] = double(w.rho), bad_values[1] = double(w.p);
+          bad_values[2] = std::isfinite(double(w.vx + w.vy)) ? 0.0 : NAN;
+        }
       }
     refuse_bad_initial_state(bad, bad_values);
     Kokkos::deep_copy(u_, host);
@@ -135,10 +137,9 @@ class Solver {
     double v[3] = {values[0], values[1], values[2]};
     dec_.comm.from_owner(first == bad, v, 3);
     const long i = first % p_.nx, j = first / p_.nx;
-    const std::string what = !std::isfinite(v[0]) || !(v[0] > 0) ? "density " + format_real(v[0])
-                             : !std::isfinite(v[1]) || !(v[1] > 0)
-                                 ? "pressure " + format_real(v[1])
-                                 : std::string("a momentum or energy that is not finite");
+    const std::string what = !std::isfinite(v[0]) || !(v[0] > 0)   ? "density " + format_real(v[0])
+                             : !std::isfinite(v[1]) || !(v[1] > 0) ? "pressure " + format_real(v[1])
+                                                                   : std::string("a velocity that is not finite");
     const std::string problem = p_.problem->name;
     throw ConfigError("euler2d: error: the initial state of problem " + problem + " is not physical: cell (i, j) = (" +
                       std::to_string(i + 1) + ", " + std::to_string(j + 1) + ") at (x, y) = (" +

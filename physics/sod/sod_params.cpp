@@ -193,7 +193,7 @@ Params params(const Config& c) {
     // cell (keep's end nodes sit at x = 0 and 1 themselves).
     const bool ends_used = p.scheme == Scheme::hllc && p.boundary == BoundaryKind::fixed;
     for (const auto& [x, s] : {std::pair{0, p.left}, std::pair{1, p.right}}) {
-      if (!ends_used) break;
+      if (!ends_used) continue;
       const std::string at =
           " at x = " + std::to_string(x) + " (the end of the tube, the state a fixed boundary keeps)";
       if (!(s.rho > 0) || !std::isfinite(s.rho))
