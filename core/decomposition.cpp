@@ -15,6 +15,7 @@ const char* name(BoundaryKind kind) {
     case BoundaryKind::reflecting: return "reflecting";
     case BoundaryKind::fixed: return "fixed";
     case BoundaryKind::none: return "none";
+    case BoundaryKind::inflow: return "inflow";
   }
   return "?";
 }

@@ -19,8 +19,10 @@ namespace cfd {
 // faces between ranks; the others are filled by fill_boundary (core/halo.hpp)
 // after each direction's exchange. `none` leaves the ghost layers alone: the
 // solver holds its boundary values on its own edge entries (diffusion's fixed
-// edges, the end nodes of the KEEP scheme).
-enum class BoundaryKind { periodic, outflow, reflecting, fixed, none };
+// edges, the end nodes of the KEEP scheme). `inflow` holds the ghost cells
+// at values the solver gives per ghost cell and refreshes in time
+// (FaceBoundaries::inflow), and acts as another kind where those do not apply.
+enum class BoundaryKind { periodic, outflow, reflecting, fixed, none, inflow };
 const char* name(BoundaryKind kind);
 
 // One rank's block of a global grid.

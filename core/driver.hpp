@@ -202,10 +202,8 @@ class LoopRun {
         from_(loop.restart),
         to_end_time_(loop.steps <= 0),
         final_checkpoint_(loop.checkpoint_at_end || loop.checkpoint_every > 0),
-        hst_(history_.every > 0
-                 ? run::HistoryFile(series, history_.path, history_.header, root_, from_ ? &from_->loop : nullptr)
-                 : run::HistoryFile()),
-        keeper_(series, loop.case_name, loop.checkpoint_keep, history_.every > 0 ? hst_.name() : "",
+        keeper_(series, loop.case_name, loop.checkpoint_keep,
+                history_.every > 0 ? std::filesystem::path(history_.path).filename().string() : "",
                 static_cast<int>(sizeof(SnapshotReal)), from_, root_),
         updates_per_step_(comm.sum(physics.updates_per_step())),
         schedule_(cadence_of(loop, history_.every, static_cast<double>(sizeof(StateReal)) * updates_per_step_ * 5),
@@ -215,7 +213,14 @@ class LoopRun {
   // a branch (--restart --output NEW), begins its series with it.
   void start() {
     Stopwatch phase;
+    // The history file opens once the starting state is known to be good: a
+    // case refused for its initial state leaves nothing in its folder.
+    const auto open_history = [&] {
+      if (history_.every > 0)
+        hst_ = run::HistoryFile(series_, history_.path, history_.header, root_, from_ ? &from_->loop : nullptr);
+    };
     if (from_) {
+      open_history();
       physics_.restore(read_checkpoint_state<StateReal>(*from_, series_.decomposition()), from_->clock);
       Kokkos::fence();
       if (physics_.step() != from_->step)
@@ -226,6 +231,7 @@ class LoopRun {
     } else {
       physics_.set_initial_state();
       Kokkos::fence();
+      open_history();
     }
     timings_.h2d_s = phase.seconds();
     if (hooks_.started) hooks_.started();

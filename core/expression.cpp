@@ -65,6 +65,7 @@ Expression::Expression(const std::string& text, const std::map<std::string, doub
     p.Eval();
     if (p.GetNumResults() != 1)
       throw ExpressionError("one formula, not several separated by ','", static_cast<int>(text.find(',')) + 1);
+    uses_time_ = p.GetUsedVar().count("t") > 0;
   } catch (const mu::Parser::exception_type& e) {
     const int pos = e.GetPos();
     std::string why = e.GetMsg();

@@ -35,10 +35,14 @@ class Expression {
 
   double operator()(double x, double y = 0, double z = 0, double t = 0) const;
   const std::string& text() const { return text_; }
+  // Whether the formula reads the time t (a boundary value that does not is
+  // computed once).
+  bool uses_time() const { return uses_time_; }
 
  private:
   struct Parser;
   std::string text_;
+  bool uses_time_ = false;
   std::unique_ptr<Parser> parser_;
 };
 

@@ -19,6 +19,7 @@
 
 #include <algorithm>
 #include <array>
+#include <stdexcept>
 #include <utility>
 
 namespace cfd {
@@ -60,6 +61,15 @@ struct FaceBoundaries {
   std::array<int, 3> normal_component{-1, -1, -1};
   // The state a fixed face holds, per direction and side.
   std::array<std::array<Kokkos::Array<Real, max_components>, 2>, 3> fixed{};
+  // An inflow face's ghost values as its slab lays them out, (component,
+  // layer, t), with one component more than the field: 1 where the values
+  // apply, 0 where the face acts as elsewhere[d][side] (outflow or
+  // reflecting). The solver owns them and refreshes them before each fill;
+  // the halo only copies them in.
+  std::array<std::array<Kokkos::View<Real***, MemSpace>, 2>, 3> inflow{};
+  std::array<std::array<BoundaryKind, 2>, 3> elsewhere{{{BoundaryKind::outflow, BoundaryKind::outflow},
+                                                        {BoundaryKind::outflow, BoundaryKind::outflow},
+                                                        {BoundaryKind::outflow, BoundaryKind::outflow}}};
 
   std::array<bool, 3> periodic() const {
     return {kind[0][0] == BoundaryKind::periodic, kind[1][0] == BoundaryKind::periodic,
@@ -302,11 +312,19 @@ class HaloExchange {
   // The ghost layers of face (d, side) from the physical boundary there.
   template <class Field>
   void fill_boundary(const Field& field, int d, int side) {
-    const BoundaryKind kind = faces_.kind[d][side];
-    if (kind == BoundaryKind::none || kind == BoundaryKind::periodic) return;
+    const BoundaryKind given = faces_.kind[d][side];
+    if (given == BoundaryKind::none || given == BoundaryKind::periodic) return;
     const SlabGeometry s = geometry(d);
     const int normal = faces_.normal_component[d];
     const Kokkos::Array<Real, FaceBoundaries<Real>::max_components> fixed = faces_.fixed[d][side];
+    const bool inflow = given == BoundaryKind::inflow;
+    const Kokkos::View<Real***, MemSpace> values = faces_.inflow[d][side];
+    if (inflow && (values.extent(0) != size_t(s.components) + 1 || values.extent(1) != size_t(s.ghost) ||
+                   values.extent(2) != size_t(s.across)))
+      throw std::logic_error("HaloExchange: an inflow face without values of its slab's shape");
+    const int applies = s.components;  // the component of `values` that says where they apply
+    // Where an inflow face's values do not apply it acts as this kind.
+    const BoundaryKind kind = inflow ? faces_.elsewhere[d][side] : given;
     const long n = s.count();
     Kokkos::parallel_for(
         "halo::physical_boundary", Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<long>>(0, n),
@@ -316,6 +334,10 @@ class HaloExchange {
           const int c = e.c;
           long i, j, si, sj;
           s.at(side == 0 ? s.begin - 1 - layer : s.end + layer, t, i, j);
+          if (inflow && values(applies, layer, t) != Real(0)) {
+            field(c, i, j) = values(c, layer, t);
+            return;
+          }
           if (kind == BoundaryKind::fixed) {
             field(c, i, j) = fixed[c];
             return;

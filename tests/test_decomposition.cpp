@@ -129,3 +129,50 @@ TEST(Halo, PhysicalFacesOutflowReflectingAndFixed) {
       EXPECT_EQ(h(0, ny + g + layer, i), -999);  // y high, none: untouched
     }
 }
+
+// An inflow face: the values the solver gives per (component, layer, t)
+// where their last component is 1, the face's elsewhere kind where it is 0;
+// a face whose values have another shape than its slab is refused.
+TEST(Halo, InflowFacesTakeTheirValuesWhereTheyApply) {
+  cfd::FaceBoundaries<double> faces;
+  faces.kind[0] = {BoundaryKind::inflow, BoundaryKind::outflow};
+  faces.kind[1] = {BoundaryKind::outflow, BoundaryKind::inflow};
+  faces.normal_component = {0, 1, -1};
+  faces.elsewhere[1][1] = BoundaryKind::reflecting;
+  // x low: (2 + 1 components, 2 layers, ny + 2g across), everywhere.
+  // The halo's own type of values (the device's default layout).
+  using Values = Kokkos::View<double***, cfd::MemSpace>;
+  Values x_lo("x_lo", 3, g, ny + 2 * g), y_hi("y_hi", 3, g, nx + 2 * g);
+  auto hx = Kokkos::create_mirror_view(x_lo);
+  auto hy = Kokkos::create_mirror_view(y_hi);
+  for (int layer = 0; layer < g; ++layer) {
+    for (int t = 0; t < ny + 2 * g; ++t)
+      hx(0, layer, t) = 1000 + 10 * layer + t, hx(1, layer, t) = -1, hx(2, layer, t) = 1;
+    // y high: its values hold left of x cell 3, the reflecting wall from there.
+    for (int t = 0; t < nx + 2 * g; ++t)
+      hy(0, layer, t) = 2000 + 10 * layer + t, hy(1, layer, t) = -2, hy(2, layer, t) = t < 3 + g ? 1 : 0;
+  }
+  Kokkos::deep_copy(x_lo, hx);
+  Kokkos::deep_copy(y_hi, hy);
+  faces.inflow[0][0] = x_lo;
+  faces.inflow[1][1] = y_hi;
+  auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), filled(faces, {false, false, false}));
+  for (int layer = 0; layer < g; ++layer) {
+    for (int j = g; j < ny + g; ++j) {
+      EXPECT_EQ(h(0, j, g - 1 - layer), 1000 + 10 * layer + j);
+      EXPECT_EQ(h(1, j, g - 1 - layer), -1);
+    }
+    for (int i = 0; i < nx + 2 * g; ++i) {
+      const int ghost_row = ny + g + layer, mirror_row = ny + g - 1 - layer;
+      if (i < 3 + g) {
+        EXPECT_EQ(h(0, ghost_row, i), 2000 + 10 * layer + i) << i;
+        EXPECT_EQ(h(1, ghost_row, i), -2) << i;
+      } else {  // reflecting: component 1 is y's normal one, negated
+        EXPECT_EQ(h(0, ghost_row, i), h(0, mirror_row, i)) << i;
+        EXPECT_EQ(h(1, ghost_row, i), -h(1, mirror_row, i)) << i;
+      }
+    }
+  }
+  faces.inflow[1][1] = Values("short", 3, g, nx);  // not the slab's extent across
+  EXPECT_THROW(filled(faces, {false, false, false}), std::logic_error);
+}

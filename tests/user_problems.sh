@@ -12,6 +12,14 @@
 #                       symmetry, the bubble and spikes moving; 1 and 3 ranks
 #   initial_file        problem: file from an h5py file gives sod_x bit for bit
 #                       (1 and 3 ranks), a snapshot works, bad files exit 2
+#   double_mach         config/double_mach.yaml (inflow sides from formulas, the
+#                       top one moving with t): the shock on the top row where
+#                       it is exactly, the Mach stem where Woodward & Colella
+#                       have it; the fused stage and the split kernels the same bits
+#   inflow_sides        sod_x with inflow ends at the tube's end states gives
+#                       outflow's bits (fused and split); a side's `where`
+#                       and `elsewhere` act; a state that is not physical and
+#                       keys without an inflow side exit 2 with the key
 set -uo pipefail
 bin=$1 config=$2 case=$3
 cfdrun=$bin/cfdrun
@@ -192,6 +200,80 @@ with h5py.File('no_p.h5', 'w') as f: f['rho'] = np.ones((24, 32))" || fail "h5py
   expect_refusal "nope.h5: no such file, or not an HDF5 file" --set file.path=nope.h5
   expect_refusal "from_file.yaml: no such file, or not an HDF5 file" --set file.path=from_file.yaml
   echo "bad files refused with exit 2 and the reason"
+  ;;
+double_mach)
+  dm=(--set grid.nx=240 --set grid.ny=60 -q --kokkos-threads=1)
+  "$cfdrun" "$config/double_mach.yaml" "${dm[@]}" --output fused || fail "double_mach"
+  "$cfdrun" "$config/double_mach.yaml" "${dm[@]}" --output split --set euler2d.fused_stage=false || fail "split"
+  same_fields fused split
+  echo "the fused stage and the split kernels: the same bits"
+  "${PYTHON:-python3}" - fused <<'PY' || fail "the double Mach reflection"
+import glob, sys
+import h5py, numpy as np
+last = sorted(glob.glob(sys.argv[1] + "/euler2d_*.h5"))[-1]
+with h5py.File(last, "r") as f:
+    rho, x, t = f["fields/rho"][:], f["grid/x"][:], f.attrs["time"]
+dx = x[1] - x[0]
+half = 0.5 * (8 + 1.4)
+# The top row: the shock where the inflow side holds it, x_s(t) = 1/6 + (1 + 20 t)/sqrt(3).
+top = x[np.where(rho[-1] > half)[0].max()] + dx / 2
+exact = 1 / 6 + (1 + 20 * t) / np.sqrt(3)
+# The bottom row: the Mach stem, at x = 2.75 at t = 0.2 in Woodward & Colella's figure 4.
+stem = x[np.where(rho[0] > half)[0].max()] + dx / 2
+print("t = %g: top shock at x = %.4f (exact %.4f, dx %.4f), Mach stem at x = %.4f; rho in [%.3f, %.3f]"
+      % (t, top, exact, dx, stem, rho.min(), rho.max()))
+ok = t == 0.2 and abs(top - exact) < 2 * dx and abs(stem - 2.75) < 0.05 and rho.min() > 1.3 and rho.max() < 25
+sys.exit(0 if ok else 1)
+PY
+  ;;
+inflow_sides)
+  # The tube's end states held by inflow sides: before the waves reach the
+  # ends, what outflow copies there is the same state, so the same bits.
+  tube=(--set euler2d.problem=sod_x --set boundary.y_lo=outflow --set boundary.y_hi=outflow)
+  ends=(--set boundary.x_lo=inflow --set boundary.x_hi=inflow --set inflow_x_hi.rho=0.125 --set inflow_x_hi.p=0.1)
+  for kernels in true false; do
+    "$cfdrun" "$kh" "${small[@]}" "${tube[@]}" --set euler2d.fused_stage=$kernels --output out_$kernels \
+      --set boundary.x_lo=outflow --set boundary.x_hi=outflow || fail "outflow"
+    "$cfdrun" "$kh" "${small[@]}" "${tube[@]}" --set euler2d.fused_stage=$kernels --output in_$kernels "${ends[@]}" ||
+      fail "inflow"
+    same_fields out_$kernels in_$kernels
+  done
+  echo "inflow ends at the tube's states: outflow's bits (fused stage and split kernels)"
+  # A wall that is inflow nowhere (where: 0) is the reflecting wall; one
+  # that is inflow everywhere at a moving state differs from it.
+  walls=(--set euler2d.problem=blast --set boundary.x_lo=reflecting --set boundary.x_hi=reflecting)
+  "$cfdrun" "$kh" "${small[@]}" "${walls[@]}" --set boundary.y_lo=reflecting --set boundary.y_hi=reflecting \
+    --output walls || fail "walls"
+  "$cfdrun" "$kh" "${small[@]}" "${walls[@]}" --set boundary.y_lo=inflow --set boundary.y_hi=inflow \
+    --set inflow_y_lo.where=0 --set inflow_y_lo.elsewhere=reflecting --set inflow_y_hi.where="x > 2" \
+    --set inflow_y_hi.elsewhere=reflecting --output nowhere || fail "where 0"
+  same_fields walls nowhere
+  "$cfdrun" "$kh" "${small[@]}" "${walls[@]}" --set boundary.y_lo=inflow --set boundary.y_hi=reflecting \
+    --set inflow_y_lo.vy="0.5*t" --set inflow_y_lo.rho=2 --output moving || fail "a moving inflow"
+  "${PYTHON:-python3}" - walls moving <<'PY' || fail "an inflow side changed nothing"
+import glob, sys
+import h5py, numpy as np
+a, b = (h5py.File(sorted(glob.glob(d + "/euler2d_*.h5"))[-1], "r")["fields/rho"][:] for d in sys.argv[1:])
+print("the moving inflow side changes rho by up to %.3f" % np.abs(a - b).max())
+sys.exit(0 if np.abs(a - b).max() > 1e-3 else 1)
+PY
+  echo "where: 0 is the side's elsewhere kind, bit for bit; an inflow state acts"
+  refused() { # pattern args...
+    local pattern=$1 out status
+    shift
+    out=$("$cfdrun" "$kh" "${small[@]}" --output bad "$@" 2>&1)
+    status=$?
+    [ $status -eq 2 ] || fail "status $status for $*: $out"
+    echo "$out" | grep -q -- "$pattern" || fail "no '$pattern' in: $out"
+    [ ! -e bad ] || [ -z "$(ls bad)" ] || fail "a refused case wrote into its output folder: $(ls bad)"
+  }
+  side=(--set boundary.x_lo=inflow --set boundary.x_hi=outflow --set boundary.y_lo=outflow --set boundary.y_hi=outflow)
+  refused "inflow state of boundary.x_lo (inflow_x_lo.rho) is not physical: the ghost cell at (x, y) = (-0.015625, -0.046875) at t = 0.0 has density -1.0" \
+    "${side[@]}" --set inflow_x_lo.rho=-1
+  refused "(inflow_x_lo.p) is not physical" "${side[@]}" --set inflow_x_lo.p="y > 0.5 ? 1 : 0"
+  refused "column 4 of the formula: Unexpected end of expression" "${side[@]}" --set inflow_x_lo.vx="1 +"
+  refused "'inflow_y_lo.rho': has no effect with boundary.y_lo: periodic" --set inflow_y_lo.rho=2
+  echo "refused with exit 2 and the key: a state that is not physical, a bad formula, keys without an inflow side"
   ;;
 *)
   echo "unknown case $case"

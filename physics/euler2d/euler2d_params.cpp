@@ -16,7 +16,7 @@ std::vector<std::string> problem_names() {
 }  // namespace
 
 std::vector<KeySpec> keys() {
-  const std::vector<std::string> sides = {"periodic", "outflow", "reflecting"};
+  const std::vector<std::string> sides = {"periodic", "outflow", "reflecting", "inflow"};
   std::vector<KeySpec> k = {
       {"solver", KeyType::choice, "", "which solver runs the case", {"euler2d"}},
       {"grid.nx", KeyType::integer, "256", "cells along x", {}, 4, 1e6},
@@ -61,10 +61,14 @@ std::vector<KeySpec> keys() {
        "one kernel per Runge-Kutta stage on tiles held in fast memory (false: a kernel each for the primitives, "
        "x fluxes, y fluxes and update, through memory); the same results bit for bit"},
       {"euler2d.gamma", KeyType::real, "1.6666666666666667", "ratio of specific heats", {}, 1.0000001, 10},
-      {"boundary.x_lo", KeyType::choice, "periodic", "boundary at the lower x side", sides},
-      {"boundary.x_hi", KeyType::choice, "periodic", "boundary at the upper x side", sides},
-      {"boundary.y_lo", KeyType::choice, "periodic", "boundary at the lower y side", sides},
-      {"boundary.y_hi", KeyType::choice, "periodic", "boundary at the upper y side", sides},
+      {"boundary.x_lo", KeyType::choice, "periodic",
+       "boundary at the lower x side (inflow: ghost cells at a state from formulas, keys inflow.x_lo.*)", sides},
+      {"boundary.x_hi", KeyType::choice, "periodic",
+       "boundary at the upper x side (inflow: ghost cells at a state from formulas, keys inflow.x_hi.*)", sides},
+      {"boundary.y_lo", KeyType::choice, "periodic",
+       "boundary at the lower y side (inflow: ghost cells at a state from formulas, keys inflow.y_lo.*)", sides},
+      {"boundary.y_hi", KeyType::choice, "periodic",
+       "boundary at the upper y side (inflow: ghost cells at a state from formulas, keys inflow.y_hi.*)", sides},
       {"gravity.x", KeyType::real, "0",
        "a constant acceleration along x (code units), a source of momentum rho*g and of energy from the mass "
        "fluxes; non-zero gravity runs the split kernels (the fused stage has no source terms)"},
@@ -77,6 +81,7 @@ std::vector<KeySpec> keys() {
        0},
   };
   for (auto& o : problem_keys()) k.push_back(o);
+  for (auto& o : inflow_keys()) k.push_back(o);
   // Keys that act only with a choice of another: given otherwise, refused.
   for (auto& spec : k) {
     if (spec.path == "euler2d.limiter") spec.belongs_to = "euler2d.reconstruction=plm", spec.only_warn = true;
@@ -125,8 +130,10 @@ Params params(const Config& c) {
     const std::string& b = c.get_string(side_keys[s]);
     p.boundary[s] = b == "outflow"      ? BoundaryKind::outflow
                     : b == "reflecting" ? BoundaryKind::reflecting
+                    : b == "inflow"     ? BoundaryKind::inflow
                                         : BoundaryKind::periodic;
   }
+  p.inflow = inflow_sides(c, p.boundary);
   p.output_interval = c.get_real("output.time_interval");
   p.gravity = {c.get_real("gravity.x"), c.get_real("gravity.y")};
   if (p.has_gravity()) {

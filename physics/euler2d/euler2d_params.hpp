@@ -7,6 +7,7 @@
 
 #include "core/config.hpp"
 #include "core/decomposition.hpp"
+#include "physics/euler2d/inflow_sides.hpp"
 #include "physics/euler2d/problems/problem.hpp"
 #include "physics/gas/limiters.hpp"
 #include "physics/gas/riemann_solvers.hpp"
@@ -36,6 +37,7 @@ struct Params {
   double gamma = 5.0 / 3.0;
   std::array<BoundaryKind, 4> boundary{BoundaryKind::periodic, BoundaryKind::periodic, BoundaryKind::periodic,
                                        BoundaryKind::periodic};  // x_lo, x_hi, y_lo, y_hi
+  std::array<InflowSide, 4> inflow;     // the formulas of the sides whose boundary is inflow (inflow_sides.hpp)
   double output_interval = 0;           // snapshots every this much simulated time (0: initial and final)
   std::array<double, 2> gravity{0, 0};  // a constant acceleration (gravity.x, gravity.y); the split kernels apply it
   bool has_gravity() const { return gravity[0] != 0 || gravity[1] != 0; }

@@ -59,6 +59,7 @@ class Solver {
         dy_("euler2d::dy", grid_.extent(1)),
         inv_dx_("euler2d::inv_dx", grid_.extent(0)),
         inv_dy_("euler2d::inv_dy", grid_.extent(1)),
+        inflow_(inflow_arrays()),
         // The fused stage fills U's ghosts, the split kernels W's.
         halo_(dec, p.fused_stage ? int(NCONS) : int(NPRIM), faces()) {
     if (p.problem == nullptr || !p.initial)
@@ -83,6 +84,7 @@ class Solver {
       Kokkos::deep_copy(d == 0 ? dx_ : dy_, widths);
       Kokkos::deep_copy(d == 0 ? inv_dx_ : inv_dy_, inverses);
     }
+    for (int s = 0; s < 4; ++s) inflow_host_[s] = Kokkos::create_mirror_view(inflow_[s]);
   }
 
   // Cell centre of global cell k as the tutorial takes it: the mean of its two faces.
@@ -123,6 +125,7 @@ class Solver {
         }
       }
     refuse_bad_initial_state(bad, bad_values);
+    refuse_bad_inflow(inflow_ghosts(time));
     Kokkos::deep_copy(u_, host);
     step_ = 0;
     time_ = 0;
@@ -225,47 +228,66 @@ class Solver {
 
   void advance(double dt) {
     const Real h = Real(dt);
+    // Each stage's inflow ghosts at the time its state stands for: t, then
+    // t + dt (RK2), or t, t + dt, t + dt/2 (SSP-RK3).
+    const auto at = [&](double c) { inflow_ghosts(time_ + c * dt); };
     if (p_.fused_stage)
-      fused_step(h);
+      fused_step(h, at);
     else
-      split_step(h);
+      split_step(h, at);
     ++step_;
     time_ += dt;
   }
 
   // One step with a fused kernel per stage. No stage writes what it reads
   // around a cell (u_in), so each has its own input buffer.
-  void fused_step(Real h) {
+  template <class At>
+  void fused_step(Real h, const At& at) {
     switch (p_.integrator) {
       case Integrator::euler:
+        at(0);
         dt_bound_ = fused(u_, u_, u_stage_, Real(0), Real(1), h, true);
         std::swap(u_, u_stage_);
         break;
       case Integrator::rk2:
+        at(0);
         fused(u_, u_, u_stage_, Real(0), Real(1), h, false);
+        at(1);
         dt_bound_ = fused(u_, u_stage_, u_, Real(0.5), Real(0.5), h, true);
         break;
       case Integrator::rk3:
+        at(0);
         fused(u_, u_, u_stage_, Real(0), Real(1), h, false);
+        at(1);
         fused(u_, u_stage_, u_stage2_, Real(0.75), Real(0.25), h, false);
+        at(0.5);
         dt_bound_ = fused(u_, u_stage2_, u_, Real(1) / Real(3), Real(2) / Real(3), h, true);
         break;
     }
     dt_bound_known_ = true;
   }
 
-  void split_step(Real h) {
+  template <class At>
+  void split_step(Real h, const At& at) {
     switch (p_.integrator) {
-      case Integrator::euler: stage(u_, u_, u_, Real(0), Real(1), h); break;
+      case Integrator::euler:
+        at(0);
+        stage(u_, u_, u_, Real(0), Real(1), h);
+        break;
       // Shu & Osher. The first stage goes to u_stage_ and later stages read it,
       // so u_ itself is the base and no copy of the state is needed.
       case Integrator::rk2:  // u1 = u + dt L(u); u = u/2 + (u1 + dt L(u1))/2
+        at(0);
         stage(u_, u_, u_stage_, Real(0), Real(1), h);
+        at(1);
         stage(u_, u_stage_, u_, Real(0.5), Real(0.5), h);
         break;
       case Integrator::rk3:  // u1 = u + dt L(u); u2 = 3/4 u + 1/4 (u1 + dt L(u1)); u = 1/3 u + 2/3 (u2 + dt L(u2))
+        at(0);
         stage(u_, u_, u_stage_, Real(0), Real(1), h);
+        at(1);
         stage(u_, u_stage_, u_stage_, Real(0.75), Real(0.25), h);
+        at(0.5);
         stage(u_, u_stage_, u_, Real(1) / Real(3), Real(2) / Real(3), h);
         break;
     }
@@ -359,11 +381,13 @@ class Solver {
     Kokkos::deep_copy(u_, host);
     step_ = static_cast<long>(clock_value(clock, "step"));
     time_ = clock_value(clock, "time");
+    inflow_current_ = false;
     state_changed();
   }
 
   void release() {
     u_ = u_stage_ = u_stage2_ = w_ = fx_ = fy_ = Array3<Real>();
+    for (int s = 0; s < 4; ++s) inflow_[s] = InflowValues(), inflow_host_[s] = typename InflowValues::HostMirror();
     dx_ = dy_ = inv_dx_ = inv_dy_ = Array1<Real>();
     halo_.release();
   }
@@ -452,7 +476,103 @@ class Solver {
     f.kind[0] = {p_.boundary[0], p_.boundary[1]};
     f.kind[1] = {p_.boundary[2], p_.boundary[3]};
     f.normal_component = {IVX, IVY, -1};
+    for (int s = 0; s < 4; ++s) {
+      f.inflow[s / 2][s % 2] = inflow_[s];
+      f.elsewhere[s / 2][s % 2] = p_.inflow[s].elsewhere;
+    }
     return f;
+  }
+
+  // ---- Inflow sides (inflow_sides.hpp) ----
+  using InflowValues = Kokkos::View<Real***, MemSpace>;
+
+  // The ghost values of each inflow side as the halo takes them
+  // (FaceBoundaries::inflow): (variable, layer, t) and one more variable,
+  // where they apply; empty for the other sides.
+  std::array<InflowValues, 4> inflow_arrays() const {
+    std::array<InflowValues, 4> a;
+    const int vars = p_.fused_stage ? int(NCONS) : int(NPRIM);
+    for (int s = 0; s < 4; ++s)
+      if (p_.boundary[s] == BoundaryKind::inflow)
+        a[s] = InflowValues("euler2d::inflow", vars + 1, ghost, grid_.extent(s < 2 ? 1 : 0));
+    return a;
+  }
+
+  // A ghost cell of an inflow side whose state is not physical.
+  struct BadInflow {
+    int side = -1;  // -1: none
+    double x = 0, y = 0, rho = 0, p = 0, time = 0;
+  };
+
+  // The inflow sides' ghost values at `time`, from their formulas on the
+  // host, before a stage's fill; a side none of whose formulas reads t is
+  // computed once. A ghost takes the state as a cell of the block would
+  // hold it: U in the working precision, and for the split kernels W from U
+  // as ComputePrimitives finds it, so that a side at the state of its
+  // neighbouring cells is what outflow would give, bit for bit. Returns this
+  // rank's first ghost whose state is not physical.
+  BadInflow inflow_ghosts(double time) {
+    BadInflow bad;
+    bool any = false;
+    for (int s = 0; s < 4; ++s) {
+      const int d = s / 2, side = s % 2;
+      if (inflow_[s].extent(0) == 0 || dec_.has_neighbour(d, side)) continue;
+      if (inflow_current_ && p_.inflow[s].steady) continue;
+      any = true;
+      const auto& host = inflow_host_[s];
+      const int applies = int(host.extent(0)) - 1;
+      const Real gamma = Real(p_.gamma);
+      for (long layer = 0; layer < ghost; ++layer)
+        for (long t = 0; t < long(host.extent(2)); ++t) {
+          const long pos = side == 0 ? grid_.begin(d) - 1 - layer : grid_.end(d) + layer;
+          const long i = d == 0 ? pos : t, j = d == 0 ? t : pos;
+          const double x = centre(0, grid_.global_index(0, i)), y = centre(1, grid_.global_index(1, j));
+          const bool here = p_.inflow[s].applies(x, y, 0, time);
+          host(applies, layer, t) = here ? Real(1) : Real(0);
+          const gas::Primitive<double> w =
+              here ? p_.inflow[s].state(x, y, 0, time) : gas::Primitive<double>{1, 0, 0, 0, 1};
+          const gas::Conserved<Real> c = gas::to_conserved(
+              gas::Primitive<Real>{Real(w.rho), Real(w.vx), Real(w.vy), Real(w.vz), Real(w.p)}, gamma);
+          const CellPrimitives<Real> cell = reciprocal_cells()
+                                                ? cell_primitives<true>(c.rho, c.mx, c.my, c.mz, c.energy, gamma)
+                                                : cell_primitives(c.rho, c.mx, c.my, c.mz, c.energy, gamma);
+          if (p_.fused_stage) {
+            const Real u[NCONS] = {c.rho, c.mx, c.my, c.mz, c.energy};
+            for (int v = 0; v < NCONS; ++v) host(v, layer, t) = u[v];
+          } else {
+            host(IDN, layer, t) = cell.rho, host(IVX, layer, t) = cell.vx, host(IVY, layer, t) = cell.vy;
+            host(IVZ, layer, t) = cell.vz, host(IEI, layer, t) = cell.e, host(IPR, layer, t) = cell.p;
+          }
+          const bool finite = std::isfinite(double(cell.rho)) && std::isfinite(double(cell.vx)) &&
+                              std::isfinite(double(cell.vy)) && std::isfinite(double(cell.p));
+          if (bad.side < 0 && (!finite || !(cell.rho > Real(0)) || !(cell.p > Real(0))))
+            bad = {s, x, y, double(cell.rho), double(cell.p), time};
+        }
+      Kokkos::deep_copy(inflow_[s], host);
+    }
+    if (any) inflow_current_ = true;
+    return bad;
+  }
+
+  // Refuses an inflow state that is not physical on any rank, naming the
+  // side's key and where (every rank throws the same error).
+  void refuse_bad_inflow(const BadInflow& mine) const {
+    const long none = std::numeric_limits<long>::max();
+    const long first = dec_.comm.min(mine.side < 0 ? none : long(dec_.comm.rank()));
+    if (first == none) return;
+    double v[6] = {double(mine.side), mine.x, mine.y, mine.rho, mine.p, mine.time};
+    dec_.comm.from_owner(first == dec_.comm.rank(), v, 6);
+    const std::string side = side_names[int(v[0])];
+    const bool rho_bad = !std::isfinite(v[3]) || !(v[3] > 0), p_bad = !rho_bad && (!std::isfinite(v[4]) || !(v[4] > 0));
+    const std::string what = rho_bad ? "density " + format_real(v[3])
+                             : p_bad ? "pressure " + format_real(v[4])
+                                     : std::string("a velocity that is not finite");
+    throw ConfigError("euler2d: error: the inflow state of boundary." + side + " (inflow_" + side + "." +
+                      (rho_bad ? "rho"
+                       : p_bad ? "p"
+                               : "vx, vy") +
+                      ") is not physical: the ghost cell at (x, y) = (" + format_real(v[1]) + ", " + format_real(v[2]) +
+                      ") at t = " + format_real(v[5]) + " has " + what + (p_.fp32 ? " (in fp32)" : ""));
   }
 
   // The primitives the face scheme reads: by reciprocals in the modern
@@ -512,6 +632,9 @@ class Solver {
   GridBlock grid_;
   Array3<Real> u_, u_stage_, u_stage2_, w_, fx_, fy_;
   Array1<Real> dx_, dy_, inv_dx_, inv_dy_;  // cell widths and their reciprocals
+  std::array<InflowValues, 4> inflow_;      // the inflow sides' ghost values (before halo_, which holds them)
+  std::array<typename InflowValues::HostMirror, 4> inflow_host_;
+  bool inflow_current_ = false;  // the steady inflow sides' values are computed
   HaloExchange<Real> halo_;
   long step_ = 0;
   double time_ = 0;
