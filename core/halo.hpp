@@ -51,7 +51,7 @@ struct PlaneComponents {  // v(c, j, i): a 2D state of several components, x fas
 // max_components components.
 template <class Real>
 struct FaceBoundaries {
-  static constexpr int max_components = 8;
+  static constexpr int max_components = 16;
   // kind[d][side]; periodic faces must be periodic on both sides.
   std::array<std::array<BoundaryKind, 2>, 3> kind{{{BoundaryKind::none, BoundaryKind::none},
                                                    {BoundaryKind::none, BoundaryKind::none},

@@ -16,6 +16,9 @@
 #   hydrostatic         an isothermal atmosphere under gravity between inflow
 #                       sides at its own state: at rest to truncation error,
 #                       converging at second order
+#   kh_mixing           kh.yaml with a passive scalar marking the middle band:
+#                       its total conserved, its mixed fraction growing as
+#                       the billows roll up; 1 and 3 ranks the same bits
 #   double_mach         config/double_mach.yaml (inflow sides from formulas, the
 #                       top one moving with t): the shock on the top row where
 #                       it is exactly, the Mach stem where Woodward & Colella
@@ -268,6 +271,41 @@ ratios = [[a[q] / b[q] for q in range(3)] for a, b in zip(errors, errors[1:])]
 print("ratios per doubling:", " ".join("%.2f" % r for pair in ratios for r in pair))
 sys.exit(0 if min(min(r) for r in ratios) >= 3.6 and errors[0][1] < 1e-3 else 1)
 PY
+  ;;
+kh_mixing)
+  # The middle band marked by s1 = 1 (0 outside): as the billows roll up the
+  # gas mixes, and the mixed fraction, the integral of rho s1 (1 - s1) over
+  # that of rho s1, grows; the total of rho s1 stays put.
+  mix=(--set grid.nx=64 --set grid.ny=64 --set time.end_time=1.5 --set output.time_interval=0.5 --set euler2d.scalars=1
+    --set "scalars.s1=abs(y - 0.5) < 0.25 ? 1 : 0" --set output.history_every=10 -q --kokkos-threads=1)
+  "$cfdrun" "$kh" "${mix[@]}" --output mix1 || fail "kh with a scalar"
+  "${PYTHON:-python3}" - mix1 <<'PY' || fail "the mixing"
+import glob, sys
+import h5py, numpy as np
+out = sys.argv[1]
+rows = np.loadtxt(out + "/euler2d.hst", delimiter=",", comments="#", skiprows=2)
+header = open(out + "/euler2d.hst").read().split("\n")[1].split(",")
+total = rows[:, header.index("scalar_1")]
+drift = abs(total[-1] - total[0]) / total[0]
+mixed = []
+for name in sorted(glob.glob(out + "/euler2d_*.h5")):
+    with h5py.File(name, "r") as f:
+        rho, s, t = f["fields/rho"][:], f["fields/s1"][:], f.attrs["time"]
+    mixed.append((t, (rho * s * (1 - s)).sum() / (rho * s).sum()))
+print("scalar total drift %.1e; mixed fraction " % drift + ", ".join("t = %g: %.4f" % m for m in mixed))
+grows = all(b[1] > a[1] for a, b in zip(mixed, mixed[1:]))
+sys.exit(0 if drift < 1e-13 and grows and mixed[-1][1] > 2 * mixed[1][1] and mixed[-1][1] > 0.02 else 1)
+PY
+  if [ -n "${MPIEXEC:-}" ]; then
+    export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+    timeout 300 "$MPIEXEC" -n 3 "$cfdrun" "$kh" "${mix[@]}" --output mix3 || fail "3 ranks"
+    same_fields mix1 mix3
+    for f in s1; do
+      "$cmp" "$(ls mix1/euler2d_*.h5 | tail -n 1)" "$(ls mix3/euler2d_*.h5 | tail -n 1)" --field $f --atol 0 --rtol 0 -q ||
+        fail "field $f differs on 3 ranks"
+    done
+    echo "3 ranks: the same bits"
+  fi
   ;;
 double_mach)
   dm=(--set grid.nx=240 --set grid.ny=60 -q --kokkos-threads=1)

@@ -45,12 +45,17 @@ int run_case(const Config& config, const Params& p, const RunContext& context) {
   HooksFor<Solver<Real>> hooks;
   hooks.history.every = out.history_every;
   hooks.history.path = out.dir + "/euler2d.hst";
+  std::string scalar_columns;  // the passive scalars' totals, rho*s_k over the box
+  for (int k = 1; k <= p.scalars; ++k) scalar_columns += ",scalar_" + std::to_string(k);
   hooks.history.header =
       "# cfdrun euler2d history: totals over the box (sum of value * cell area)\n"
-      "step,time,dt,mass,mom_x,mom_y,energy,kh_mode_amplitude\n";
+      "step,time,dt,mass,mom_x,mom_y,energy,kh_mode_amplitude" +
+      scalar_columns + "\n";
   hooks.history.row = [&] {
     const Totals t = solver.totals();
-    return std::vector<double>{t.mass, t.mom_x, t.mom_y, t.energy, t.kh_mode};
+    std::vector<double> row{t.mass, t.mom_x, t.mom_y, t.energy, t.kh_mode};
+    for (double s : solver.scalar_totals()) row.push_back(s);
+    return row;
   };
   hooks.started = [&] {
     bytes_per_cell = static_cast<double>(meter->peak_bytes()) / dec.block.owned_count();

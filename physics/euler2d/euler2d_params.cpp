@@ -1,11 +1,18 @@
 #include "physics/euler2d/euler2d_params.hpp"
 
+#include "core/case_formulas.hpp"
 #include "core/run/shared_keys.hpp"
 #include "core/snapshot.hpp"  // max_snapshots
+
+#include <map>
+#include <memory>
+#include <string>
 
 namespace cfd::euler2d {
 
 namespace {
+
+constexpr int max_scalars = 8;  // W holds 6 primitives and the scalars; the halo takes up to 16 components
 
 std::vector<std::string> problem_names() {
   std::vector<std::string> names;
@@ -59,7 +66,8 @@ std::vector<KeySpec> keys() {
        "the tutorial's faces: e and p reconstructed independently, face energy and sound speed from e (needs hlle)"},
       {"euler2d.fused_stage", KeyType::boolean, "true",
        "one kernel per Runge-Kutta stage on tiles held in fast memory (false: a kernel each for the primitives, "
-       "x fluxes, y fluxes and update, through memory); the same results bit for bit"},
+       "x fluxes, y fluxes and update, through memory); the same results bit for bit. Gravity and passive scalars "
+       "always run the split kernels"},
       {"euler2d.gamma", KeyType::real, "1.6666666666666667", "ratio of specific heats", {}, 1.0000001, 10},
       {"boundary.x_lo", KeyType::choice, "periodic",
        "boundary at the lower x side (inflow: ghost cells at a state from formulas, keys inflow.x_lo.*)", sides},
@@ -69,6 +77,14 @@ std::vector<KeySpec> keys() {
        "boundary at the lower y side (inflow: ghost cells at a state from formulas, keys inflow.y_lo.*)", sides},
       {"boundary.y_hi", KeyType::choice, "periodic",
        "boundary at the upper y side (inflow: ghost cells at a state from formulas, keys inflow.y_hi.*)", sides},
+      {"euler2d.scalars",
+       KeyType::integer,
+       "0",
+       "passive scalars: concentrations advected with the gas (fluxed with the mass flux), written as s1, s2, ...; "
+       "their initial values are the formulas scalars.s1, ...; scalars run the split kernels",
+       {},
+       0,
+       max_scalars},
       {"gravity.x", KeyType::real, "0",
        "a constant acceleration along x (code units), a source of momentum rho*g and of energy from the mass "
        "fluxes; non-zero gravity runs the split kernels (the fused stage has no source terms)"},
@@ -82,6 +98,15 @@ std::vector<KeySpec> keys() {
   };
   for (auto& o : problem_keys()) k.push_back(o);
   for (auto& o : inflow_keys()) k.push_back(o);
+  for (int n = 1; n <= max_scalars; ++n) {
+    KeySpec s{
+        "scalars.s" + std::to_string(n), KeyType::string, "0",
+        "initial concentration of passive scalar " + std::to_string(n) + ": a formula of x, y, the constants.* and pi"};
+    // Listed and taken with enough scalars: scalars.s2 with euler2d.scalars 2 to 8.
+    s.belongs_to = "euler2d.scalars=";
+    for (int m = n; m <= max_scalars; ++m) s.belongs_to += (m > n ? "|" : "") + std::to_string(m);
+    k.push_back(s);
+  }
   // Keys that act only with a choice of another: given otherwise, refused.
   for (auto& spec : k) {
     if (spec.path == "euler2d.limiter") spec.belongs_to = "euler2d.reconstruction=plm", spec.only_warn = true;
@@ -136,12 +161,25 @@ Params params(const Config& c) {
   p.inflow = inflow_sides(c, p.boundary);
   p.output_interval = c.get_real("output.time_interval");
   p.gravity = {c.get_real("gravity.x"), c.get_real("gravity.y")};
-  if (p.has_gravity()) {
-    if (c.given("euler2d.fused_stage") && p.fused_stage)
-      c.reject("euler2d.fused_stage",
-               "the fused stage has no source terms: with gravity the split kernels run (set false or leave it out)");
-    p.fused_stage = false;
+  p.scalars = static_cast<int>(c.get_int("euler2d.scalars"));
+  std::map<std::string, double> constants;
+  bool any_formula = false;
+  for (int n = 1; n <= p.scalars; ++n) any_formula = any_formula || c.given("scalars.s" + std::to_string(n));
+  if (any_formula) constants = case_constants(c);
+  for (int n = 1; n <= p.scalars; ++n) {
+    const std::string key = "scalars.s" + std::to_string(n);
+    if (!c.given(key)) {  // 0 without a formula: no muparser needed
+      p.scalar_initial.push_back([](double, double) { return 0.0; });
+      continue;
+    }
+    auto f = std::make_shared<const Expression>(case_formula(c, key, constants));
+    p.scalar_initial.push_back([f](double x, double y) { return (*f)(x, y); });
   }
+  // The fused stage has no source terms and carries no scalars: with either
+  // the split kernels run, whatever euler2d.fused_stage says (the two give
+  // the same bits, so the key is a choice of speed). Not refused: a
+  // checkpoint's stored configuration holds the key's default, true.
+  if (p.has_gravity() || p.scalars > 0) p.fused_stage = false;
 
   if (p.steps == 0 && !(p.end_time > 0)) c.reject("time.end_time", "must be positive when time.steps is 0");
   // Each output time is a step landed on: an interval far below the run's

@@ -13,6 +13,7 @@
 #include "physics/gas/riemann_solvers.hpp"
 
 #include <array>
+#include <functional>
 #include <vector>
 
 namespace cfd::euler2d {
@@ -41,6 +42,10 @@ struct Params {
   double output_interval = 0;           // snapshots every this much simulated time (0: initial and final)
   std::array<double, 2> gravity{0, 0};  // a constant acceleration (gravity.x, gravity.y); the split kernels apply it
   bool has_gravity() const { return gravity[0] != 0 || gravity[1] != 0; }
+  // Passive scalars (euler2d.scalars): how many, and each one's initial
+  // concentration at (x, y) (scalars.s1, ...); the split kernels carry them.
+  int scalars = 0;
+  std::vector<std::function<double(double x, double y)>> scalar_initial;
 };
 
 std::vector<KeySpec> keys();

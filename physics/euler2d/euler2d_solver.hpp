@@ -45,15 +45,16 @@ class Solver {
       : p_(p),
         dec_(dec),
         grid_(dec.block),
-        u_(state_array("euler2d::u", NCONS, true)),
+        u_(state_array("euler2d::u", NCONS + p.scalars, true)),
         // The fused forward Euler step writes its result beside the state
         // and swaps the two; the split one updates in place.
-        u_stage_(state_array("euler2d::u_stage", NCONS, p.fused_stage || p.integrator != Integrator::euler)),
+        u_stage_(
+            state_array("euler2d::u_stage", NCONS + p.scalars, p.fused_stage || p.integrator != Integrator::euler)),
         u_stage2_(state_array("euler2d::u_stage2", NCONS, p.fused_stage && p.integrator == Integrator::rk3)),
-        w_(state_array("euler2d::w", NPRIM, !p.fused_stage)),
-        fx_("euler2d::flux_x", p.fused_stage ? 0 : NCONS, p.fused_stage ? 0 : grid_.extent(1),
+        w_(state_array("euler2d::w", NPRIM + p.scalars, !p.fused_stage)),
+        fx_("euler2d::flux_x", p.fused_stage ? 0 : NCONS + p.scalars, p.fused_stage ? 0 : grid_.extent(1),
             p.fused_stage ? 0 : grid_.extent(0) + 1),
-        fy_("euler2d::flux_y", p.fused_stage ? 0 : NCONS, p.fused_stage ? 0 : grid_.extent(1) + 1,
+        fy_("euler2d::flux_y", p.fused_stage ? 0 : NCONS + p.scalars, p.fused_stage ? 0 : grid_.extent(1) + 1,
             p.fused_stage ? 0 : grid_.extent(0)),
         dx_("euler2d::dx", grid_.extent(0)),
         dy_("euler2d::dy", grid_.extent(1)),
@@ -61,12 +62,15 @@ class Solver {
         inv_dy_("euler2d::inv_dy", grid_.extent(1)),
         inflow_(inflow_arrays()),
         // The fused stage fills U's ghosts, the split kernels W's.
-        halo_(dec, p.fused_stage ? int(NCONS) : int(NPRIM), faces()) {
+        halo_(dec, p.fused_stage ? int(NCONS) : int(NPRIM) + p.scalars, faces()) {
     if (p.problem == nullptr || !p.initial)
       throw std::logic_error("euler2d::Solver: Params without a problem (make them with euler2d::params)");
     if (p.has_gravity() && p.fused_stage)
       throw std::logic_error(
           "euler2d::Solver: gravity with the fused stage (euler2d::params chooses the split kernels)");
+    if (p.scalars > 0 && (p.fused_stage || int(p.scalar_initial.size()) != p.scalars))
+      throw std::logic_error(
+          "euler2d::Solver: passive scalars need the split kernels and an initial concentration each");
     // Widths as the tutorial takes them: differences of face coordinates
     // x_a(g) = lo + h*g of global face g, so they may differ from h in the
     // last bit, and every rank count gives the same ones. Their reciprocals,
@@ -111,6 +115,10 @@ class Solver {
         host(IM2, j, i) = c.my;
         host(IM3, j, i) = c.mz;
         host(IEN, j, i) = c.energy;
+        for (int k = 0; k < p_.scalars; ++k) {
+          const double x = centre(0, grid_.global_index(0, i)), y = centre(1, grid_.global_index(1, j));
+          host(NCONS + k, j, i) = c.rho * Real(p_.scalar_initial[k](x, y));
+        }
         // Checked as the solver holds it: the primitives of the stored state
         // in the working precision, as bad_cell() finds them (fp32 may round
         // a state of double to zero or infinity).
@@ -293,6 +301,25 @@ class Solver {
     }
   }
 
+  // Each passive scalar's total, the sum of rho*s_k times the cell area
+  // (the history's scalar_k columns).
+  std::vector<double> scalar_totals() const {
+    std::vector<double> sums(p_.scalars, 0.0);
+    auto u = u_;
+    auto dx = dx_, dy = dy_;
+    for (int k = 0; k < p_.scalars; ++k) {
+      const int v = NCONS + k;
+      Kokkos::parallel_reduce(
+          "euler2d::scalar_totals", interior(),
+          KOKKOS_LAMBDA(const int j, const int i, double& sum) {
+            sum += u(v, j, i) * (static_cast<double>(dx(i)) * static_cast<double>(dy(j)));
+          },
+          sums[k]);
+    }
+    if (!sums.empty()) dec_.comm.sum(sums.data(), int(sums.size()));
+    return sums;
+  }
+
   Totals totals() const {
     auto u = u_;
     auto dx = dx_, dy = dy_;
@@ -335,8 +362,13 @@ class Solver {
                                      {"vy", {}, "1", "velocity along y"},
                                      {"vz", {}, "1", "velocity along z (advected, no z gradient)"},
                                      {"p", {}, "1", "pressure"}};
-    const int vars[5] = {IDN, IVX, IVY, IVZ, p_.fused_stage ? int(IEN) : int(IPR)};
-    for (int k = 0; k < 5; ++k) {
+    std::vector<int> vars = {IDN, IVX, IVY, IVZ, p_.fused_stage ? int(IEN) : int(IPR)};
+    for (int k = 0; k < p_.scalars; ++k) {
+      out.push_back(
+          {"s" + std::to_string(k + 1), {}, "1", "passive scalar " + std::to_string(k + 1) + ", a concentration"});
+      vars.push_back(NPRIM + k);
+    }
+    for (size_t k = 0; k < vars.size(); ++k) {
       out[k].values.reserve(grid_.owned_count());
       for (long j = grid_.begin(1); j < grid_.end(1); ++j)
         for (long i = grid_.begin(0); i < grid_.end(0); ++i) out[k].values.push_back(host(vars[k], j, i));
@@ -347,7 +379,7 @@ class Solver {
   // Conserved state of this block's cells on the host, for bit-for-bit comparisons.
   std::vector<Real> conserved() const {
     std::vector<Real> out;
-    out.reserve(NCONS * grid_.owned_count());
+    out.reserve((NCONS + p_.scalars) * grid_.owned_count());
     for (const auto& f : state()) out.insert(out.end(), f.values.begin(), f.values.end());
     return out;
   }
@@ -361,7 +393,9 @@ class Solver {
                                      {"mom_y", {}, "1", "momentum density rho*vy"},
                                      {"mom_z", {}, "1", "momentum density rho*vz"},
                                      {"energy", {}, "1", "total energy density"}};
-    for (int v = 0; v < NCONS; ++v) {
+    for (int k = 0; k < p_.scalars; ++k)
+      out.push_back({"scalar_" + std::to_string(k + 1), {}, "1", "rho * s" + std::to_string(k + 1)});
+    for (int v = 0; v < NCONS + p_.scalars; ++v) {
       out[v].values.reserve(grid_.owned_count());
       for (long j = grid_.begin(1); j < grid_.end(1); ++j)
         for (long i = grid_.begin(0); i < grid_.end(0); ++i) out[v].values.push_back(host(v, j, i));
@@ -373,7 +407,7 @@ class Solver {
   // after a step, and the ghosts travel at the start of the next stage.
   void restore(const std::vector<HostField<Real>>& state, const Attributes& clock) {
     auto host = Kokkos::create_mirror_view(u_);
-    for (int v = 0; v < NCONS; ++v) {
+    for (int v = 0; v < NCONS + p_.scalars; ++v) {
       size_t k = 0;
       for (long j = grid_.begin(1); j < grid_.end(1); ++j)
         for (long i = grid_.begin(0); i < grid_.end(0); ++i) host(v, j, i) = state.at(v).values.at(k++);
@@ -491,7 +525,7 @@ class Solver {
   // where they apply; empty for the other sides.
   std::array<InflowValues, 4> inflow_arrays() const {
     std::array<InflowValues, 4> a;
-    const int vars = p_.fused_stage ? int(NCONS) : int(NPRIM);
+    const int vars = p_.fused_stage ? int(NCONS) : int(NPRIM) + p_.scalars;
     for (int s = 0; s < 4; ++s)
       if (p_.boundary[s] == BoundaryKind::inflow)
         a[s] = InflowValues("euler2d::inflow", vars + 1, ghost, grid_.extent(s < 2 ? 1 : 0));
@@ -542,6 +576,7 @@ class Solver {
           } else {
             host(IDN, layer, t) = cell.rho, host(IVX, layer, t) = cell.vx, host(IVY, layer, t) = cell.vy;
             host(IVZ, layer, t) = cell.vz, host(IEI, layer, t) = cell.e, host(IPR, layer, t) = cell.p;
+            for (int k = 0; k < p_.scalars; ++k) host(NPRIM + k, layer, t) = Real(0);  // inflow brings no scalar
           }
           const bool finite = std::isfinite(double(cell.rho)) && std::isfinite(double(cell.vx)) &&
                               std::isfinite(double(cell.vy)) && std::isfinite(double(cell.p));
@@ -584,6 +619,10 @@ class Solver {
                                           int(grid_.begin(0)), int(grid_.end(0)), 1,
                                           ComputePrimitives<Real, decltype(scheme)::reciprocal>{u, w_, Real(p_.gamma)});
     });
+    if (p_.scalars > 0)
+      for_each_2d<Kokkos::Iterate::Right>("euler2d::scalar_primitives", int(grid_.begin(1)), int(grid_.end(1)),
+                                          int(grid_.begin(0)), int(grid_.end(0)), 1,
+                                          ScalarPrimitives<Real>{u, w_, p_.scalars});
   }
 
   // One forward-Euler stage from the primitives of u_in (already in w_ on
@@ -610,14 +649,26 @@ class Solver {
       halo_.finish(prims, 1);
       for_each_2d<Kokkos::Iterate::Right>("euler2d::fluxes_y", j0, int(fa), i0, i1, 1, fluxes_y);
       for_each_2d<Kokkos::Iterate::Right>("euler2d::fluxes_y", int(fb), j1 + 1, i0, i1, 1, fluxes_y);
+      if (p_.scalars > 0) {  // from the mass fluxes just computed
+        for_each_2d<Kokkos::Iterate::Right>("euler2d::scalar_fluxes_x", j0, j1, i0, i1 + 1, 1,
+                                            ScalarFluxes<Real, 0, Scheme>{w_, fx_, p_.scalars});
+        for_each_2d<Kokkos::Iterate::Right>("euler2d::scalar_fluxes_y", j0, j1 + 1, i0, i1, 1,
+                                            ScalarFluxes<Real, 1, Scheme>{w_, fy_, p_.scalars});
+      }
       constexpr bool R = Scheme::reciprocal;
       const Array1<Real> dx = R ? inv_dx_ : dx_, dy = R ? inv_dy_ : dy_;  // as flux_difference takes them
+      const auto update = [&](auto blend) {
+        constexpr bool B = decltype(blend)::value;
+        const Update<Real, B, R> gas{u_base, u_in, u_out, fx_, fy_, dx, dy, a, b, dt};
+        for_each_2d<Kokkos::Iterate::Right>("euler2d::update", j0, j1, i0, i1, 1, gas);
+        if (p_.scalars > 0)
+          for_each_2d<Kokkos::Iterate::Right>("euler2d::scalar_update", j0, j1, i0, i1, 1,
+                                              ScalarUpdate<Real, B, R>{gas, p_.scalars});
+      };
       if (a == Real(0) && b == Real(1))
-        for_each_2d<Kokkos::Iterate::Right>("euler2d::update", j0, j1, i0, i1, 1,
-                                            Update<Real, false, R>{u_base, u_in, u_out, fx_, fy_, dx, dy, a, b, dt});
+        update(std::false_type{});
       else
-        for_each_2d<Kokkos::Iterate::Right>("euler2d::update", j0, j1, i0, i1, 1,
-                                            Update<Real, true, R>{u_base, u_in, u_out, fx_, fy_, dx, dy, a, b, dt});
+        update(std::true_type{});
     });
     // W still holds u_in's primitives (u_out may be u_in itself).
     if (p_.has_gravity())
