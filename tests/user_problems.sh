@@ -16,6 +16,9 @@
 #   hydrostatic         an isothermal atmosphere under gravity between inflow
 #                       sides at its own state: at rest to truncation error,
 #                       converging at second order
+#   initial_file_sod_diffusion  sod.initial: file (hllc cells, keep nodes) and
+#                       diffusion.initial: file give the built-in states' bits;
+#                       a snapshot as the file; bad files exit 2
 #   kh_mixing           kh.yaml with a passive scalar marking the middle band:
 #                       its total conserved, its mixed fraction growing as
 #                       the billows roll up; 1 and 3 ranks the same bits
@@ -271,6 +274,73 @@ ratios = [[a[q] / b[q] for q in range(3)] for a, b in zip(errors, errors[1:])]
 print("ratios per doubling:", " ".join("%.2f" % r for pair in ratios for r in pair))
 sys.exit(0 if min(min(r) for r in ratios) >= 3.6 and errors[0][1] < 1e-3 else 1)
 PY
+  ;;
+initial_file_sod_diffusion)
+  # sod.initial: file and diffusion.initial: file: the tube's states per
+  # cell (hllc) and per node (keep), and the original's spike per point,
+  # written by h5py, give the built-in states' runs bit for bit.
+  "${PYTHON:-python3}" - <<'PY' || fail "h5py could not write the states"
+import h5py, numpy as np
+for name, x in (("hllc", (np.arange(101) + 0.5) / 101), ("keep", np.arange(101) / 100.0)):
+    with h5py.File("tube_%s.h5" % name, "w") as f:
+        f["rho"] = np.where(x < 0.5, 1.0, 0.125)
+        f["u"] = np.zeros_like(x)
+        f["p"] = np.where(x < 0.5, 1.0, 0.1)
+u = np.zeros((27, 31)); u[13, 15] = 1
+with h5py.File("spike.h5", "w") as f:
+    f["u"] = u
+with h5py.File("wrong.h5", "w") as f:
+    f["u"] = np.zeros((26, 31))
+PY
+  last() { ls "$1"/"$2"_*.h5 | grep -v checkpoint | tail -n 1; }
+  tube=(--set grid.nx=101 --set time.end_time=0.1 -q --kokkos-threads=1)
+  "$cfdrun" "$config/sod.yaml" "${tube[@]}" --output tube || fail "sod tube"
+  "$cfdrun" "$config/sod.yaml" "${tube[@]}" --output tube_file --set sod.initial=file \
+    --set file.path="$PWD/tube_hllc.h5" || fail "sod from a file"
+  keep=(--set grid.nx=101 --set time.steps=50 -q --kokkos-threads=1)
+  "$cfdrun" "$config/sod_keep_seed.yaml" "${keep[@]}" --output keep || fail "sod keep"
+  "$cfdrun" "$config/sod_keep_seed.yaml" "${keep[@]}" --output keep_file --set sod.initial=file \
+    --set file.path="$PWD/tube_keep.h5" || fail "sod keep from a file"
+  for pair in "tube tube_file" "keep keep_file"; do
+    set -- $pair
+    for f in rho u p; do
+      "$cmp" "$(last $1 sod)" "$(last $2 sod)" --field $f --atol 0 --rtol 0 -q || fail "sod $1: field $f differs"
+    done
+  done
+  echo "sod from files (hllc cells, keep nodes): the tube's bits"
+  "$cfdrun" "$config/diffusion_seed.yaml" -q --kokkos-threads=1 --output spike || fail "diffusion"
+  "$cfdrun" "$config/diffusion_seed.yaml" -q --kokkos-threads=1 --output spike_file --set diffusion.initial=file \
+    --set file.path="$PWD/spike.h5" || fail "diffusion from a file"
+  "$cmp" "$(last spike diffusion)" "$(last spike_file diffusion)" --field u --atol 0 --rtol 0 -q ||
+    fail "diffusion: u differs"
+  # A snapshot as the file: the run continues from its field.
+  "$cfdrun" "$config/diffusion_seed.yaml" -q --kokkos-threads=1 --output from_snapshot --set diffusion.initial=file \
+    --set file.path="$PWD/$(last spike diffusion)" || fail "diffusion from a snapshot"
+  if [ -n "${MPIEXEC:-}" ]; then
+    export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+    timeout 300 "$MPIEXEC" -n 3 "$cfdrun" "$config/diffusion_seed.yaml" -q --kokkos-threads=1 --output spike_file3 \
+      --set diffusion.initial=file --set file.path="$PWD/spike.h5" || fail "diffusion from a file on 3 ranks"
+    "$cmp" "$(last spike diffusion)" "$(last spike_file3 diffusion)" --field u --atol 0 --rtol 0 -q ||
+      fail "diffusion on 3 ranks: u differs"
+    timeout 300 "$MPIEXEC" -n 3 "$cfdrun" "$config/sod.yaml" "${tube[@]}" --output tube_file3 --set sod.initial=file \
+      --set file.path="$PWD/tube_hllc.h5" || fail "sod from a file on 3 ranks"
+    for f in rho u p; do
+      "$cmp" "$(last tube sod)" "$(last tube_file3 sod)" --field $f --atol 0 --rtol 0 -q || fail "sod 3 ranks: $f"
+    done
+    echo "3 ranks: the same bits"
+  fi
+  echo "diffusion from a file: the spike's bits; a snapshot works as the file"
+  out=$("$cfdrun" "$config/diffusion_seed.yaml" -q --output bad --set diffusion.initial=file \
+    --set file.path="$PWD/wrong.h5" 2>&1)
+  status=$?
+  [ $status -eq 2 ] || fail "status $status for a file of the wrong shape: $out"
+  echo "$out" | grep -q "wrong.h5: dataset u has shape (26, 31); the grid needs (ny, nx) = (27, 31)" || fail "message: $out"
+  out=$("$cfdrun" "$config/sod.yaml" -q --output bad --set sod.initial=file --set file.path="$PWD/spike.h5" 2>&1)
+  [ $? -eq 2 ] && echo "$out" | grep -q "spike.h5: no dataset rho" || fail "a file without rho: $out"
+  [ ! -e bad ] || [ -z "$(ls bad)" ] || fail "a refused case wrote into its output folder: $(ls bad)"
+  out=$("$cmp" --exact "$(last tube_file sod)" 2>&1)
+  [ $? -ne 0 ] && echo "$out" | grep -q "this run starts from a file" || fail "cfdcompare --exact took a run from a file: $out"
+  echo "bad files refused with exit 2 and the reason"
   ;;
 kh_mixing)
   # The middle band marked by s1 = 1 (0 outside): as the billows roll up the

@@ -22,7 +22,7 @@ enum class Scheme { explicit_euler, backward_euler, crank_nicolson };
 // spike: the original's 1 at the centre; sine: sin(pi x) sin(pi y), the
 // slowest discrete eigenmode of the Laplacian with zero edges; expression:
 // the user's formula of x and y (Params::formula).
-enum class Initial { spike, sine, expression };
+enum class Initial { spike, sine, expression, file };
 // How the implicit schemes apply their operator: a KokkosSparse::CrsMatrix
 // (spmv) or a stencil kernel (matrix-free).
 enum class ImplicitOperator { matrix, stencil };

@@ -102,11 +102,12 @@ class Solver {
       if (first != std::numeric_limits<long>::max()) {
         dec_.comm.from_owner(first == bad, &bad_value, 1);
         const long gi = first % grid_.global_n[0], gj = first / grid_.global_n[0];
-        throw ConfigError("diffusion: error: the formula expression.u gives " + format_real(bad_value) +
-                          " at point (i, j) = (" + std::to_string(gi + 1) + ", " + std::to_string(gj + 1) +
-                          "), (x, y) = (" + format_real(gi / gx) + ", " + format_real(gj / gy) +
-                          "); u must be finite in the working precision (" + (sizeof(Real) == 4 ? "fp32" : "fp64") +
-                          ")");
+        throw ConfigError(
+            std::string("diffusion: error: ") +
+            (p_.initial == Initial::file ? "the file's u (file.path) holds " : "the formula expression.u gives ") +
+            format_real(bad_value) + " at point (i, j) = (" + std::to_string(gi + 1) + ", " + std::to_string(gj + 1) +
+            "), (x, y) = (" + format_real(gi / gx) + ", " + format_real(gj / gy) +
+            "); u must be finite in the working precision (" + (sizeof(Real) == 4 ? "fp32" : "fp64") + ")");
       }
     }
     Kokkos::deep_copy(u_, host);

@@ -1,8 +1,10 @@
 #include "physics/sod/sod_params.hpp"
 
 #include "core/case_formulas.hpp"
+#include "core/initial_file.hpp"
 #include "core/run/shared_keys.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <memory>
 
@@ -115,8 +117,12 @@ std::vector<KeySpec> keys() {
        "tube",
        "tube: the states state.*_left and state.*_right either side of state.diaphragm (the original); "
        "expression: rho, u and p as formulas of x, the position as a fraction of the tube, in Sod units (keys "
-       "expression.*, constants.*); the ends' fixed states are the formulas' at x = 0 and 1",
-       {"tube", "expression"}},
+       "expression.*, constants.*); the ends' fixed states are the formulas' at x = 0 and 1; file: rho, u and p "
+       "(Sod units) of each node (keep) or cell (hllc) from an HDF5 file (key file.path)",
+       {"tube", "expression", "file"}},
+      {"file.path", KeyType::string, "",
+       "the HDF5 file of the initial state: datasets rho, u, p of shape (nx) in Sod units, at its root or in "
+       "/fields; relative to the case file's folder"},
       {"expression.rho", KeyType::string, "1", "density: a formula of x, the constants.* and pi"},
       {"expression.u", KeyType::string, "0", "velocity: a formula of x, the constants.* and pi"},
       {"expression.p", KeyType::string, "1", "pressure: a formula of x, the constants.* and pi"},
@@ -133,6 +139,7 @@ std::vector<KeySpec> keys() {
     if (spec.path.rfind("state.", 0) == 0) spec.belongs_to = "sod.initial=tube";
     if (spec.path.rfind("expression.", 0) == 0 || spec.path == "constants.*")
       spec.belongs_to = "sod.initial=expression";
+    if (spec.path == "file.path") spec.belongs_to = "sod.initial=file";
   }
   // What --restart may change (everything else is fixed).
   mark_on_restart(k, {"time.steps", "time.end_time", "sod.fused_steps", "sod.text_output"}, OnRestart::same_bits);
@@ -177,7 +184,21 @@ Params params(const Config& c) {
   p.diaphragm = c.get_real("state.diaphragm");
   p.units = c.get_string("sod.units") == "physical" ? Units::physical : Units::sod;
 
-  if (c.get_string("sod.initial") == "expression") {
+  const std::string& initial = c.get_string("sod.initial");
+  if (initial == "file") {
+    // Node k (keep) or cell k (hllc) of the tube: the solver asks at
+    // x = k/(nx-1) or (k + 0.5)/nx, and the ends at x = 0 and 1.
+    auto f = std::make_shared<const std::vector<std::vector<double>>>(
+        read_initial_file(c, "file.path", {"rho", "u", "p"}, {"u"}, {p.nx}, "(nx)"));
+    const long nx = p.nx;
+    const bool keep = p.scheme == Scheme::keep;
+    p.initial = [f, nx, keep](double x) {
+      const long k = std::clamp(keep ? std::lround(x * double(nx - 1)) : std::lround(x * double(nx) - 0.5), 0L, nx - 1);
+      return gas::RiemannState{(*f)[0][size_t(k)], (*f)[1][size_t(k)], (*f)[2][size_t(k)]};
+    };
+    p.left = p.initial(0);
+    p.right = p.initial(1);
+  } else if (initial == "expression") {
     struct Formulas {
       Expression rho, u, p;
     };

@@ -6,13 +6,11 @@
 // or integer type; read as double (a float32 file exactly), then rounded to
 // the working precision as every problem's state is. Every rank reads the
 // whole arrays at the start and takes its own cells.
-#include "core/hdf5_file.hpp"
+#include "core/initial_file.hpp"
 #include "physics/euler2d/euler2d_params.hpp"
 #include "physics/euler2d/problems/problem.hpp"
 
-#include <algorithm>
 #include <cmath>
-#include <filesystem>
 #include <memory>
 
 namespace cfd::euler2d {
@@ -31,50 +29,12 @@ std::vector<KeySpec> file_keys() {
            "root or in /fields (a cfdrun snapshot); relative to the case file's folder"}};
 }
 
-// The file's path: as given when absolute, else beside the case file.
-std::string file_path(const Config& c) {
-  const std::filesystem::path given = c.get_string("file.path");
-  if (given.is_absolute()) return given.string();
-  const std::filesystem::path folder = std::filesystem::path(c.source()).parent_path();
-  return (folder / given).lexically_normal().string();
-}
-
 StateAt file_state(const Config& c, const Params& p) {
-  const std::string path = file_path(c);
-  if (c.get_string("file.path").empty()) c.reject("file.path", "give the HDF5 file of the initial state");
   auto state = std::make_shared<FileState>();
   state->nx = p.nx, state->ny = p.ny, state->lo = p.lo, state->hi = p.hi;
-  try {
-    if (!h5_is_hdf5(path)) c.reject("file.path", path + ": no such file, or not an HDF5 file");
-    // A snapshot's fields, or a user's datasets at the root.
-    const bool snapshot = !h5_list_group(path, "fields").empty();
-    const std::string group = snapshot ? "fields/" : "";
-    const std::vector<std::string> names = h5_list_group(path, snapshot ? "fields" : "/");
-    const auto read = [&](const std::string& name, std::vector<double>& into, bool needed) {
-      if (std::find(names.begin(), names.end(), name) == names.end()) {
-        if (needed) c.reject("file.path", path + ": no dataset " + group + name);
-        into.assign(size_t(p.nx * p.ny), 0.0);
-        return;
-      }
-      H5Array a = h5_read_array(path, group + name);
-      if (a.dims.size() != 2 || long(a.dims[0]) != p.ny || long(a.dims[1]) != p.nx) {
-        std::string shape;
-        for (hsize_t d : a.dims) shape += (shape.empty() ? "" : ", ") + std::to_string(d);
-        c.reject("file.path", path + ": dataset " + group + name + " has shape (" + shape +
-                                  "); the grid needs (ny, nx) = (" + std::to_string(p.ny) + ", " +
-                                  std::to_string(p.nx) + ")");
-      }
-      into = std::move(a.values);
-    };
-    read("rho", state->rho, true);
-    read("vx", state->vx, false);
-    read("vy", state->vy, false);
-    read("p", state->p, true);
-  } catch (const ConfigError&) {
-    throw;
-  } catch (const std::exception& e) {
-    c.reject("file.path", e.what());
-  }
+  auto fields = read_initial_file(c, "file.path", {"rho", "vx", "vy", "p"}, {"vx", "vy"}, {p.ny, p.nx}, "(ny, nx)");
+  state->rho = std::move(fields[0]), state->vx = std::move(fields[1]), state->vy = std::move(fields[2]);
+  state->p = std::move(fields[3]);
   // The cell whose centre is (x, y): the solver asks at the centres only.
   return [state](double x, double y, double, double) {
     const FileState& s = *state;

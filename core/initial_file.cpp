@@ -1,0 +1,59 @@
+#include "core/initial_file.hpp"
+
+#include "core/hdf5_file.hpp"
+
+#include <algorithm>
+#include <filesystem>
+
+namespace cfd {
+
+std::string case_relative_path(const Config& c, const std::string& key) {
+  const std::filesystem::path given = c.get_string(key);
+  if (given.is_absolute()) return given.string();
+  const std::filesystem::path folder = std::filesystem::path(c.source()).parent_path();
+  return (folder / given).lexically_normal().string();
+}
+
+std::vector<std::vector<double>> read_initial_file(const Config& c, const std::string& path_key,
+                                                   const std::vector<std::string>& names,
+                                                   const std::vector<std::string>& optional,
+                                                   const std::vector<long>& shape, const std::string& shape_names) {
+  if (c.get_string(path_key).empty()) c.reject(path_key, "give the HDF5 file of the initial state");
+  const std::string path = case_relative_path(c, path_key);
+  long count = 1;
+  for (long n : shape) count *= n;
+  std::vector<std::vector<double>> out;
+  try {
+    if (!h5_is_hdf5(path)) c.reject(path_key, path + ": no such file, or not an HDF5 file");
+    // A snapshot's fields, or a user's datasets at the root.
+    const bool snapshot = !h5_list_group(path, "fields").empty();
+    const std::string group = snapshot ? "fields/" : "";
+    const std::vector<std::string> present = h5_list_group(path, snapshot ? "fields" : "/");
+    for (const std::string& name : names) {
+      if (std::find(present.begin(), present.end(), name) == present.end()) {
+        if (std::find(optional.begin(), optional.end(), name) == optional.end())
+          c.reject(path_key, path + ": no dataset " + group + name);
+        out.emplace_back(size_t(count), 0.0);
+        continue;
+      }
+      H5Array a = h5_read_array(path, group + name);
+      bool fits = a.dims.size() == shape.size();
+      for (size_t d = 0; fits && d < shape.size(); ++d) fits = long(a.dims[d]) == shape[d];
+      if (!fits) {
+        std::string got, want;
+        for (hsize_t d : a.dims) got += (got.empty() ? "" : ", ") + std::to_string(d);
+        for (long d : shape) want += (want.empty() ? "" : ", ") + std::to_string(d);
+        c.reject(path_key, path + ": dataset " + group + name + " has shape (" + got + "); the grid needs " +
+                               shape_names + " = (" + want + ")");
+      }
+      out.push_back(std::move(a.values));
+    }
+  } catch (const ConfigError&) {
+    throw;
+  } catch (const std::exception& e) {
+    c.reject(path_key, e.what());
+  }
+  return out;
+}
+
+}  // namespace cfd
