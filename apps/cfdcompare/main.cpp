@@ -175,8 +175,9 @@ int compare_exact(const std::string& path, double max_l1, bool quiet, const std:
     // Before the case's params: those of sod.initial: file would read its file again.
     const std::string initial = config.get_string("sod.initial");
     if (initial != "tube")
-      throw std::runtime_error(path + ": --exact compares with a Riemann problem's solution; this run starts from " +
-                               (initial == "file" ? "a file (sod.initial: file)" : "formulas (sod.initial: expression)"));
+      throw std::runtime_error(
+          path + ": --exact compares with a Riemann problem's solution; this run starts from " +
+          (initial == "file" ? "a file (sod.initial: file)" : "formulas (sod.initial: expression)"));
     const cfd::sod::Params p = cfd::sod::params(config);
     const bool physical = p.units == cfd::sod::Units::physical;
     double t = cfd::h5_read_real_attribute(path, "time");
