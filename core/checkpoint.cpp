@@ -48,11 +48,14 @@ std::string write_checkpoint(const SnapshotSeries& series, const std::string& ca
   const std::string path = series.dir() + "/" + checkpoint_name(step);
   std::vector<std::string> names;
   for (const auto& f : state) names.push_back(f.name);
-  series.write_global(
+  // The snapshots' writer of global arrays, durable: a checkpoint holds
+  // whole-grid arrays without ghosts, so a run continues on any rank count.
+  const GlobalFileWriter& files = series.files();
+  files.write(
       path, "state", state,
       [&](H5Writer& file) {
-        series.describe_fields(file, "state", state);
-        series.write_run_attributes(file, step, time);
+        files.describe_fields(file, "state", state);
+        files.write_run_attributes(file, step, time);
         file.attribute("kind", std::string("cfdrun checkpoint"));
         file.attribute("checkpoint_format", checkpoint_format);
         file.attribute("case_name", case_name);

@@ -2,13 +2,7 @@
 
 #include "core/config.hpp"
 #include "core/hdf5_file.hpp"
-#include "core/kokkos_compat.hpp"
 #include "core/safe_files.hpp"
-#include "core/version.hpp"
-
-#include <fcntl.h>
-#include <sys/file.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -25,185 +19,6 @@ namespace fs = std::filesystem;
 
 namespace cfd {
 
-namespace {
-
-// Results in a folder that has no manifest (an older cfdrun, or files put
-// there by hand): what makes a folder one that "holds results".
-bool looks_like_results(const fs::path& p) {
-  const std::string ext = p.extension().string();
-  return ext == ".h5" || ext == ".xdmf" || ext == ".hst" || files::is_output_name(p.filename().string());
-}
-
-// The names a manifest lists. Every one must have a form cfdrun writes: the
-// names are removed by --overwrite, so a manifest changed to name
-// "../thesis.tex" is refused, not followed.
-std::vector<std::string> read_manifest(const std::string& path) {
-  std::vector<std::string> names;
-  if (!files::entry_exists(path)) return names;
-  std::FILE* f = files::fopen_no_follow(path, "r");
-  std::string text;
-  char buffer[4096];
-  size_t n = 0;
-  while ((n = std::fread(buffer, 1, sizeof buffer, f)) > 0 && text.size() < (64u << 20)) text.append(buffer, n);
-  std::fclose(f);
-  std::istringstream in(text);
-  std::string line;
-  long number = 0;
-  while (std::getline(in, line)) {
-    ++number;
-    if (line.empty() || line[0] == '#') continue;
-    if (!files::is_output_name(line))
-      throw std::runtime_error(path + ":" + std::to_string(number) + ": '" + line.substr(0, 80) +
-                               "' is not the name of a file cfdrun writes; the manifest was changed or damaged "
-                               "(cfdrun removes only the files it lists; remove it, and the folder's results "
-                               "by hand)");
-    if (std::find(names.begin(), names.end(), line) == names.end()) names.push_back(line);
-  }
-  return names;
-}
-
-}  // namespace
-
-OutputFolder::OutputFolder(std::string dir, bool overwrite, bool continuing) : dir_(std::move(dir)) {
-  std::error_code ec;
-  if (files::is_link(dir_) && !fs::exists(dir_, ec))
-    throw std::runtime_error(dir_ + ": the output path is a symbolic link to " + fs::read_symlink(dir_, ec).string() +
-                             ", which does not exist");
-  if (fs::exists(dir_, ec) && !fs::is_directory(dir_, ec))
-    throw std::runtime_error(dir_ + ": the output path exists and is not a folder");
-  fs::create_directories(dir_, ec);
-  if (ec) throw std::runtime_error(dir_ + ": cannot create the output folder: " + ec.message());
-
-  // One run per folder: an advisory lock the system drops when the process
-  // ends, however it ends.
-  // The lock is never opened through a link (a link planted under its
-  // name would have cfdrun write the holder's pid into the file it names).
-  const std::string lock_path = dir_ + "/" + lock_name;
-  try {
-    lock_fd_ = files::open_no_follow(lock_path, O_RDWR | O_CREAT);
-  } catch (const std::runtime_error& e) {
-    const int why = errno;
-    if (files::is_link(lock_path)) throw;
-    throw std::runtime_error(dir_ + ": cannot write in the output folder: " + std::strerror(why));
-  }
-  if (flock(lock_fd_, LOCK_EX | LOCK_NB) != 0) {
-    const int why = errno;
-    char holder[256] = {0};
-    const ssize_t n = pread(lock_fd_, holder, sizeof holder - 1, 0);
-    close(lock_fd_);
-    lock_fd_ = -1;
-    if (why == EWOULDBLOCK)
-      throw std::runtime_error(dir_ + ": another cfdrun is writing to this folder (" +
-                               (n > 0 ? std::string(holder, static_cast<size_t>(n)) : std::string("pid unknown")) +
-                               "); wait for it to end, or choose another output.dir");
-    throw std::runtime_error(dir_ + ": cannot lock the output folder: " + std::strerror(why));
-  }
-  char host[128] = "?";
-  gethostname(host, sizeof host - 1);
-  const std::string holder = "pid " + std::to_string(getpid()) + " on " + host;
-  if (ftruncate(lock_fd_, 0) == 0 && pwrite(lock_fd_, holder.data(), holder.size(), 0) < 0) {
-    // The lock holds without the note of who holds it.
-  }
-
-  try {
-    take_stock(overwrite, continuing);
-  } catch (...) {
-    close(lock_fd_);  // a refused folder is not held
-    lock_fd_ = -1;
-    throw;
-  }
-}
-
-void OutputFolder::take_stock(bool overwrite, bool continuing) {
-  std::error_code ec;
-  const std::string manifest = dir_ + "/" + manifest_name;
-  if (continuing) {
-    written_ = read_manifest(manifest);
-    return;
-  }
-  std::vector<std::string> results;
-  for (const auto& entry : fs::directory_iterator(dir_, ec))
-    if ((entry.is_symlink(ec) || entry.is_regular_file(ec)) && looks_like_results(entry.path()))
-      results.push_back(entry.path().filename());
-  std::sort(results.begin(), results.end());
-  const bool has_manifest = files::entry_exists(manifest);
-  if ((has_manifest || !results.empty()) && !overwrite)
-    throw std::runtime_error(dir_ + ": the output folder already holds results (" +
-                             (results.empty() ? std::string(manifest_name) : results.front() + ", ...") +
-                             "); choose another output.dir, or pass --overwrite to replace them");
-  if (has_manifest) previous_ = read_manifest(manifest);
-  // --overwrite replaces cfdrun's own files, those the manifest lists; a
-  // file that merely carries one of cfdrun's names is the user's.
-  for (const auto& name : results)
-    if (files::is_output_name(name) && std::find(previous_.begin(), previous_.end(), name) == previous_.end())
-      throw std::runtime_error(dir_ + "/" + name +
-                               ": has the name of a file cfdrun writes, but no cfdrun run in this folder wrote it (it "
-                               "is not in " +
-                               manifest_name +
-                               "); --overwrite replaces only cfdrun's own files: move it away, or choose another "
-                               "output.dir");
-}
-
-OutputFolder::~OutputFolder() {
-  if (lock_fd_ >= 0) close(lock_fd_);  // drops the lock
-}
-
-void OutputFolder::wrote(const std::string& path) {
-  const std::string name = fs::path(path).filename().string();
-  if (std::find(written_.begin(), written_.end(), name) != written_.end()) return;
-  written_.push_back(name);
-  // Appended at once: a run that fails later still lists what it wrote.
-  // Never through a link: a link planted as the manifest is refused.
-  std::FILE* f = files::fopen_no_follow(dir_ + "/" + manifest_name, "a");
-  const bool ok = std::fprintf(f, "%s\n", name.c_str()) > 0;
-  if (std::fclose(f) != 0 || !ok)
-    throw std::runtime_error(dir_ + "/" + manifest_name + ": cannot write: " + std::strerror(errno));
-}
-
-bool OutputFolder::listed(const std::string& name) const {
-  return std::find(written_.begin(), written_.end(), name) != written_.end() ||
-         std::find(previous_.begin(), previous_.end(), name) != previous_.end();
-}
-
-void OutputFolder::claim(const std::string& path) const {
-  const std::string name = fs::path(path).filename().string();
-  if (!files::entry_exists(path) || listed(name)) return;
-  throw std::runtime_error(path + ": a file that no cfdrun run in this folder wrote (it is not in " + manifest_name +
-                           ") has the name of one this run writes; cfdrun does not replace it: move it away, or "
-                           "choose another output.dir");
-}
-
-void OutputFolder::remove(const std::string& name) {
-  if (!listed(name)) return;
-  std::error_code ec;
-  fs::remove(dir_ + "/" + name, ec);  // removes a link itself, never what it names
-  written_.erase(std::remove(written_.begin(), written_.end(), name), written_.end());
-  previous_.erase(std::remove(previous_.begin(), previous_.end(), name), previous_.end());
-  rewrite_manifest();
-}
-
-void OutputFolder::rewrite_manifest() const {
-  std::string text = "# cfdrun: the files of the run in this folder; --overwrite removes these and no others\n";
-  for (const auto& name : previous_) text += name + "\n";
-  for (const auto& name : written_)
-    if (std::find(previous_.begin(), previous_.end(), name) == previous_.end()) text += name + "\n";
-  files::write_file_atomically(dir_ + "/" + manifest_name, text);
-}
-
-void OutputFolder::retire_previous() {
-  if (previous_.empty()) return;
-  std::error_code ec;
-  for (const auto& name : previous_)
-    if (std::find(written_.begin(), written_.end(), name) == written_.end()) fs::remove(dir_ + "/" + name, ec);
-  previous_.clear();
-  rewrite_manifest();
-}
-
-void prepare_output_dir(const std::string& dir, bool overwrite) {
-  OutputFolder folder(dir, overwrite, false);
-  folder.retire_previous();
-}
-
 SnapshotSeries::SnapshotSeries(std::string dir, std::string prefix, const Decomposition& dec, RunInfo info,
                                std::shared_ptr<OutputFolder> folder)
     : dir_(std::move(dir)),
@@ -211,42 +26,11 @@ SnapshotSeries::SnapshotSeries(std::string dir, std::string prefix, const Decomp
       xdmf_path_(dir_ + "/" + prefix_ + ".xdmf"),
       dec_(dec),
       grid_(dec.block),
-      info_(std::move(info)),
+      files_(dec, std::move(info), folder),
       folder_(std::move(folder)) {
   grid_.offset = {0, 0, 0};
   grid_.n = grid_.global_n;
 }
-
-bool SnapshotSeries::parallel_writer() const {
-  if (!parallel_hdf5() || dec_.comm.size() == 1) return false;
-  // CFDRUN_SNAPSHOT_WRITER=rank0 takes the path of builds without parallel
-  // HDF5, so that one build tests both.
-  const char* choice = std::getenv("CFDRUN_SNAPSHOT_WRITER");
-  return !(choice && std::string(choice) == "rank0");
-}
-
-template <class Real>
-std::vector<Real> SnapshotSeries::gather(const std::vector<Real>& block) const {
-  if (static_cast<long>(block.size()) != dec_.block.owned_count())
-    throw std::logic_error("snapshot: a field has the wrong size for its block");
-  if (dec_.comm.size() == 1) return block;
-  const std::vector<Real> all = dec_.comm.gather(block);
-  if (!dec_.comm.is_root()) return {};
-  std::vector<Real> global(static_cast<size_t>(grid_.owned_count()));
-  size_t k = 0;
-  for (int r = 0; r < dec_.comm.size(); ++r) {
-    const GridBlock b = dec_.block_of(r);
-    for (long z = 0; z < b.n[2]; ++z)
-      for (long y = 0; y < b.n[1]; ++y)
-        for (long x = 0; x < b.n[0]; ++x)
-          global[static_cast<size_t>(((b.offset[2] + z) * grid_.n[1] + b.offset[1] + y) * grid_.n[0] + b.offset[0] +
-                                     x)] = all[k++];
-  }
-  return global;
-}
-
-template std::vector<float> SnapshotSeries::gather(const std::vector<float>&) const;
-template std::vector<double> SnapshotSeries::gather(const std::vector<double>&) const;
 
 std::string SnapshotSeries::file_of(long step) const {
   char name[64];
@@ -255,103 +39,10 @@ std::string SnapshotSeries::file_of(long step) const {
 }
 
 template <class Real>
-void SnapshotSeries::write_global(const std::string& path, const std::string& group,
-                                  const std::vector<HostField<Real>>& block_fields,
-                                  const std::function<void(H5Writer&)>& rest, bool durable) const {
-  // With parallel HDF5 every rank writes its block into the one file;
-  // otherwise rank 0 holds one global field at a time, gathered, written
-  // and dropped.
-  const bool compressed = compression_ > 0 && !durable;  // checkpoints stay as they are
-  const bool parallel = parallel_writer() && !compressed;
-  std::optional<H5Writer> file;
-#ifdef CFDRUN_HAVE_PARALLEL_HDF5
-  if (parallel) {
-    claim(path);  // rank 0; a refusal there ends every rank (cfdrun's main)
-    file.emplace(path, dec_.comm.handle(), durable);
-  }
-#endif
-  if (!parallel && dec_.comm.is_root()) {
-    claim(path);
-    file.emplace(path, durable);
-    if (compressed) file->compress(compression_);
-  }
-  std::vector<hsize_t> dims, offset, count;
-  for (int d = grid_.ndim - 1; d >= 0; --d) {
-    dims.push_back(static_cast<hsize_t>(grid_.n[d]));
-    offset.push_back(static_cast<hsize_t>(dec_.block.offset[d]));
-    count.push_back(static_cast<hsize_t>(dec_.block.n[d]));
-  }
-  for (const auto& f : block_fields) {
-    if (parallel) {
-      if (static_cast<long>(f.values.size()) != dec_.block.owned_count())
-        throw std::logic_error("output: field " + f.name + " has the wrong size for its block");
-      file->block(group + "/" + f.name, f.values.data(), dims, offset, count);
-      continue;
-    }
-    const std::vector<Real> values = gather(f.values);
-    if (!file) continue;
-    if (static_cast<long>(values.size()) != grid_.owned_count())
-      throw std::logic_error("output: field " + f.name + " has the wrong size");
-    file->dataset(group + "/" + f.name, values.data(), dims);
-  }
-  if (!file || !file->end_collective()) return;
-  rest(*file);
-  file->commit(durable);
-  wrote(path);
-}
-
-template void SnapshotSeries::write_global(const std::string&, const std::string&, const std::vector<HostField<float>>&,
-                                           const std::function<void(H5Writer&)>&, bool) const;
-template void SnapshotSeries::write_global(const std::string&, const std::string&,
-                                           const std::vector<HostField<double>>&, const std::function<void(H5Writer&)>&,
-                                           bool) const;
-
-template <class Real>
-void SnapshotSeries::describe_fields(H5Writer& file, const std::string& group,
-                                     const std::vector<HostField<Real>>& fields) const {
-  for (const auto& f : fields) {
-    if (!f.units.empty()) file.dataset_attribute(group + "/" + f.name, "units", f.units);
-    if (!f.description.empty()) file.dataset_attribute(group + "/" + f.name, "description", f.description);
-  }
-}
-
-template void SnapshotSeries::describe_fields(H5Writer&, const std::string&,
-                                              const std::vector<HostField<float>>&) const;
-template void SnapshotSeries::describe_fields(H5Writer&, const std::string&,
-                                              const std::vector<HostField<double>>&) const;
-
-void SnapshotSeries::write_run_attributes(H5Writer& file, long step, double time) const {
-  const char* axis[3] = {"x", "y", "z"};
-  file.attribute("time", time);
-  file.attribute("step", step);
-  // The format of the files users' scripts read (docs/output-format.md,
-  // "Format versions"): raised when something they read changes.
-  file.attribute("output_format", long{2});
-  file.attribute("solver", info_.solver);
-  file.attribute("precision", info_.precision);
-  file.attribute("layout", info_.layout);
-  file.attribute("execution_space", info_.execution_space);
-  file.attribute("cfdrun_version", std::string(version));
-  file.attribute("git_revision", std::string(git_revision));
-  file.attribute("kokkos_version", kokkos_version_string());
-  file.attribute("configuration", info_.config_yaml);
-  file.attribute("centering", std::string(grid_.centering == Centering::cell ? "cell" : "node"));
-  for (int d = 0; d < grid_.ndim; ++d) {
-    file.attribute(std::string("global_n") + axis[d], grid_.global_n[d]);
-    file.attribute(std::string("offset_") + axis[d], grid_.offset[d]);
-    file.attribute(std::string("ranks_") + axis[d], static_cast<long>(dec_.ranks[d]));
-  }
-  file.attribute("ranks", static_cast<long>(dec_.comm.size()));
-  file.attribute("process_grid", dec_.process_grid());
-  // Compressed snapshots are gathered to rank 0 (write_global).
-  file.attribute("writer", std::string(parallel_writer() && !file.compressed() ? "parallel HDF5" : "rank 0"));
-}
-
-template <class Real>
 void SnapshotSeries::write_snapshot(const std::string& path, long step, double time,
                                     const std::vector<HostField<Real>>& fields, const Attributes& extra,
                                     const std::string& fault) const {
-  write_global(path, "fields", fields, [&](H5Writer& file) {
+  files_.write(path, "fields", fields, [&](H5Writer& file) {
     const char* axis[3] = {"x", "y", "z"};
     for (int d = 0; d < grid_.ndim; ++d) {
       std::vector<double> c(grid_.n[d]);
@@ -374,8 +65,8 @@ void SnapshotSeries::write_snapshot(const std::string& path, long step, double t
         file.dataset_attribute(std::string("grid/") + axis[d] + "_faces", "units", grid_units_);
       }
     }
-    describe_fields(file, "fields", fields);
-    write_run_attributes(file, step, time);
+    files_.describe_fields(file, "fields", fields);
+    files_.write_run_attributes(file, step, time);
     if (!fault.empty()) file.attribute("fault", fault);
     for (const auto& [key, value] : extra) file.attribute(key, value);
   });

@@ -5,7 +5,9 @@
 
 #include "core/config.hpp"
 #include "core/decomposition.hpp"
+#include "core/global_file.hpp"
 #include "core/grid.hpp"
+#include "core/output_folder.hpp"
 
 #include <functional>
 #include <memory>
@@ -15,82 +17,8 @@
 
 namespace cfd {
 
-// What every output file records about the run that wrote it.
-struct RunInfo {
-  std::string solver;
-  std::string precision;  // "fp32" | "fp64"
-  std::string layout;
-  std::string execution_space;
-  std::string config_yaml;  // resolved configuration, defaults included
-};
-
-// One field on the owned entries of a block, x fastest (C order [nz][ny][nx]).
-template <class Real>
-struct HostField {
-  using value_type = Real;
-  std::string name;
-  std::vector<Real> values;
-  std::string units;        // stored as the dataset's attribute `units` ("1": dimensionless)
-  std::string description;  // and `description`
-};
-
-using Attributes = std::vector<std::pair<std::string, double>>;
-
-class H5Writer;
-
-// The output folder of a run (rank 0's): locked against a second cfdrun for
-// as long as the run lasts, and with a manifest, .cfdrun-manifest, of the
-// files the run wrote. A folder that holds results is refused unless
-// `overwrite`; even then only the files an earlier run's manifest lists are
-// removed, and only once the new run is under way (retire_previous), so a
-// run that fails early leaves the old results as they were. A run that
-// continues from a checkpoint (`continuing`) adds to the folder's manifest.
-class OutputFolder {
- public:
-  OutputFolder(std::string dir, bool overwrite, bool continuing);  // throws std::runtime_error
-  ~OutputFolder();
-  OutputFolder(const OutputFolder&) = delete;
-  OutputFolder& operator=(const OutputFolder&) = delete;
-
-  // `path` (in the folder) is complete: recorded in the manifest.
-  void wrote(const std::string& path);
-  // Before `path` (in the folder) is written: refuses (std::runtime_error)
-  // a file there that no run in this folder wrote (a user's file that
-  // carries one of cfdrun's names); cfdrun's own files may be replaced.
-  void claim(const std::string& path) const;
-  // Whether the manifest lists `name`: a file of this run or of the run
-  // it continues or replaces.
-  bool listed(const std::string& name) const;
-  // Removes this run's file `name` and drops it from the manifest (older
-  // checkpoints beyond output.checkpoint_keep); a file the manifest does
-  // not list is left alone.
-  void remove(const std::string& name);
-  // Removes the files of the earlier run's manifest that this run has not
-  // written again, and rewrites the manifest with this run's files.
-  void retire_previous();
-  static constexpr const char* manifest_name = ".cfdrun-manifest";
-  static constexpr const char* lock_name = ".cfdrun.lock";
-
- private:
-  // What the folder holds: the manifest of the run it continues, or the
-  // earlier run's files to replace; refuses results without `overwrite`.
-  void take_stock(bool overwrite, bool continuing);
-  void rewrite_manifest() const;
-  std::string dir_;
-  int lock_fd_ = -1;
-  std::vector<std::string> previous_;  // the earlier run's files (overwrite)
-  std::vector<std::string> written_;   // this run's
-};
-
-// Prepares an output folder for a new run (OutputFolder without the lock):
-// refuses one that holds results unless `overwrite`.
-void prepare_output_dir(const std::string& dir, bool overwrite);
-
-// One file per snapshot whatever the rank count: every rank passes the
-// fields of its own block, and either each rank writes its hyperslab with
-// parallel HDF5 (where HDF5 is built for MPI) or rank 0 writes the global
-// arrays, the blocks gathered to it in rank order. Files do not depend on
-// how the run was split, nor on which of the two wrote them.
+// One file per snapshot whatever the rank count (GlobalFileWriter), and the
+// XDMF index of the series.
 class SnapshotSeries {
  public:
   // `folder` (rank 0's, may be null) records every file written.
@@ -108,24 +36,10 @@ class SnapshotSeries {
   std::string write_diagnosis(long step, double time, const std::vector<HostField<Real>>& fields,
                               const std::string& fault);
 
-  // One HDF5 file of global datasets <group>/<name>, one per field, from the
-  // blocks of all ranks (parallel HDF5 or gathered to rank 0), then on rank 0
-  // alone `rest` (attributes, more datasets) and the commit. Collective.
-  // `durable` (checkpoints): on disk before it is renamed into place, and
-  // with a checksum (H5Writer) that a restart verifies.
-  template <class Real>
-  void write_global(const std::string& path, const std::string& group, const std::vector<HostField<Real>>& fields,
-                    const std::function<void(H5Writer&)>& rest, bool durable = false) const;
-  // Snapshots (not checkpoints) deflated at this level, 1-9 (0: not).
-  // Filters need collective writes, which Open MPI 4.1's OMPIO gets wrong
-  // (H5Writer::write_block), so compressed snapshots are gathered to rank 0.
-  void compress(int level) { compression_ = level; }
-  // The attributes every file of the run carries: time, step, solver,
-  // build, configuration, grid and ranks.
-  void write_run_attributes(H5Writer& file, long step, double time) const;
-  // The `units` and `description` attributes of the datasets <group>/<name>.
-  template <class Real>
-  void describe_fields(H5Writer& file, const std::string& group, const std::vector<HostField<Real>>& fields) const;
+  // Snapshots deflated at this level, 1-9 (0: not); GlobalFileWriter::compress.
+  void compress(int level) { files_.compress(level); }
+  // The writer of the run's files of global arrays, which checkpoints share.
+  const GlobalFileWriter& files() const { return files_; }
   // The unit of the grid's coordinates ("1" unless the solver says otherwise).
   void set_grid_units(std::string units) { grid_units_ = std::move(units); }
 
@@ -171,7 +85,9 @@ class SnapshotSeries {
   // The blocks of all ranks assembled into the global array on rank 0 (x
   // fastest); empty on the other ranks.
   template <class Real>
-  std::vector<Real> gather(const std::vector<Real>& block) const;
+  std::vector<Real> gather(const std::vector<Real>& block) const {
+    return files_.gather(block);
+  }
 
  private:
   struct Entry {
@@ -183,18 +99,16 @@ class SnapshotSeries {
   void write_snapshot(const std::string& path, long step, double time, const std::vector<HostField<Real>>& fields,
                       const Attributes& extra, const std::string& fault) const;
   void write_xdmf() const;
-  bool parallel_writer() const;
 
   std::string dir_, prefix_, xdmf_path_;
   Decomposition dec_;
   GridBlock grid_;  // the global grid
-  RunInfo info_;
+  GlobalFileWriter files_;
   std::vector<Entry> entries_;
   std::vector<std::string> field_names_;
   int bytes_ = 8;
   std::shared_ptr<OutputFolder> folder_;
   std::string grid_units_ = "1";
-  int compression_ = 0;
 };
 
 }  // namespace cfd
