@@ -14,7 +14,7 @@
 
 namespace cfd {
 
-// The time loop's bookkeeping at a checkpoint (core/driver.hpp).
+// The time loop's bookkeeping at a checkpoint (core/run/time_loop.hpp).
 struct LoopRecord {
   long outputs_done = 0;                       // output times passed: the next is (outputs_done + 1) * interval
   long checkpoints_done = 0;                   // checkpoint times passed, likewise

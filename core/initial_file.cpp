@@ -7,6 +7,11 @@
 
 namespace cfd {
 
+KeySpec initial_file_key(const std::string& datasets) {
+  return {"file.path", KeyType::string, "",
+          "the HDF5 file of the initial state: " + datasets + "; relative to the case file's folder"};
+}
+
 std::string case_relative_path(const Config& c, const std::string& key) {
   const std::filesystem::path given = c.get_string(key);
   if (given.is_absolute()) return given.string();

@@ -15,6 +15,10 @@
 
 namespace cfd {
 
+// The key file.path of a solver's initial state from a file: "the HDF5 file
+// of the initial state: <datasets>; relative to the case file's folder".
+KeySpec initial_file_key(const std::string& datasets);
+
 // The path the key gives: as written when absolute, else beside the case file.
 std::string case_relative_path(const Config& c, const std::string& key);
 

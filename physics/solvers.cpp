@@ -13,12 +13,12 @@ const std::vector<SolverEntry>& solvers() {
       {"diffusion",
        "2D heat equation: the explicit 5-point stencil (docs/problems.md section 1), or implicit backward Euler / "
        "Crank-Nicolson by conjugate gradients; diffusion.fused_steps takes several explicit steps per pass over memory",
-       diffusion::keys, [](const Config& c) { diffusion::params(c); }, diffusion::run},
+       "docs/user-guide.md", diffusion::keys, [](const Config& c) { diffusion::params(c); }, diffusion::run},
       {"sod", "1D Navier-Stokes shock tube: KEEP (the original) or PLM + HLLC + SSP-RK2 (docs/problems.md section 2)",
-       sod::keys, [](const Config& c) { sod::params(c); }, sod::run},
+       "docs/sod.md", sod::keys, [](const Config& c) { sod::params(c); }, sod::run},
       {"euler2d",
        "2D compressible Euler, MUSCL + HLLE/HLLC/LLF, Kelvin-Helmholtz and more (docs/problems.md section 3)",
-       euler2d::keys, [](const Config& c) { euler2d::params(c); }, euler2d::run},
+       "docs/kh.md", euler2d::keys, [](const Config& c) { euler2d::params(c); }, euler2d::run},
   };
   return table;
 }

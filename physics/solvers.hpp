@@ -1,6 +1,7 @@
 // The table of solvers cfdrun knows (solvers.cpp): each brings its case-file
-// keys and a run function. Adding a solver is one entry there, beside its
-// folder, tests and docs (docs/developers.md, "Adding a solver").
+// keys and a run function. Adding a solver is its folder, one entry there and
+// one add_subdirectory line in physics/CMakeLists.txt; its tests and docs are
+// new files that the build finds (docs/developers.md, "Adding a solver").
 #pragma once
 
 #include "core/config.hpp"
@@ -14,6 +15,7 @@ namespace cfd {
 struct SolverEntry {
   const char* name;
   const char* summary;
+  const char* keys_doc;  // the page holding `cfdrun --list-keys <name> --markdown` (tests/check_user_guide.py)
   std::vector<KeySpec> (*keys)();
   // Checks what the keys alone cannot (combinations, physical states);
   // throws ConfigError.

@@ -22,7 +22,9 @@ rng = random.Random(20261130)
 cases = sorted(os.path.join(config_dir, f) for f in os.listdir(config_dir) if f.endswith(".yaml"))
 
 keys = {}  # solver -> [(key, type)]
-for solver in ("diffusion", "sod", "euler2d"):
+solvers = [line.split()[0] for line in
+           subprocess.run([cfdrun, "--list-solvers"], capture_output=True, text=True, check=True).stdout.splitlines()]
+for solver in solvers:
     listing = subprocess.run([cfdrun, "--list-keys", solver], capture_output=True, text=True, check=True).stdout
     keys[solver] = [(m.group(1), m.group(2)) for m in re.finditer(r"^  (\S+)\s+(\S+)\s+default", listing, re.M)]
 all_keys = sorted({k for v in keys.values() for k, _ in v})

@@ -87,7 +87,7 @@ class SineDecay : public ::testing::TestWithParam<std::tuple<Scheme, double>> {}
 TEST_P(SineDecay, EveryStepMultipliesTheModeByThePredictedFactor) {
   const auto [scheme, alpha] = GetParam();
   Params p = implicit_params(scheme, alpha, 41, 33, 4);
-  p.initial = Initial::sine;
+  p.problem = &problems_list::sine, p.initial = sine_mode(p.nx, p.ny);
   const double factor = sine_mode_decay(p);
   if (scheme == Scheme::backward_euler) EXPECT_DOUBLE_EQ(factor, 1 / (1 + alpha * sine_mode_eigenvalue(41, 33)));
   const History h = run(p);
@@ -116,7 +116,7 @@ INSTANTIATE_TEST_SUITE_P(AlphaFarBeyondTheExplicitLimit, SineDecay,
 // explicit update is not a solve: its factor holds to rounding).
 TEST(ImplicitDiffusion, ExplicitSineModeDecaysBy1MinusAlphaMu) {
   Params p;
-  p.nx = 41, p.ny = 33, p.steps = 4, p.alpha = 0.2, p.initial = Initial::sine;
+  p.nx = 41, p.ny = 33, p.steps = 4, p.alpha = 0.2, p.problem = &problems_list::sine, p.initial = sine_mode(p.nx, p.ny);
   const double factor = sine_mode_decay(p);
   EXPECT_DOUBLE_EQ(factor, 1 - 0.2 * sine_mode_eigenvalue(41, 33));
   const History h = run(p);
@@ -224,7 +224,7 @@ TEST(ImplicitDiffusion, UnconvergedSolveIsAFault) {
 TEST(ImplicitDiffusion, Fp32SineDecay) {
   Params p = implicit_params(Scheme::backward_euler, 10, 33, 33, 3);
   p.precision = Precision::fp32;
-  p.initial = Initial::sine;
+  p.problem = &problems_list::sine, p.initial = sine_mode(p.nx, p.ny);
   p.cg_tolerance = 1e-6;
   Solver<float, Kokkos::LayoutLeft> solver(p);
   solver.set_initial_state();

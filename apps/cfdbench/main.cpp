@@ -5,7 +5,7 @@
 #include "core/comm.hpp"
 #include "core/command_line.hpp"
 #include "core/config.hpp"
-#include "core/driver.hpp"
+#include "core/run/time_loop.hpp"
 #include "core/memory_meter.hpp"
 #include "core/parallel.hpp"
 #include "core/timing.hpp"

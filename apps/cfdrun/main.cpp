@@ -27,6 +27,7 @@ namespace {
 const char* usage_text = R"(usage: cfdrun CASE.yaml [options]
        cfdrun --restart OUTPUT/checkpoint_<step>.h5 [--set KEY=VALUE ...] [options]
        cfdrun --list-keys [SOLVER] [--markdown]
+       cfdrun --list-solvers
        cfdrun --version | --help
 
 Runs the case described in CASE.yaml and writes HDF5 snapshots with an XDMF
@@ -57,6 +58,8 @@ Options (each that takes a value also as --option=VALUE, e.g. --output=run1):
   --quiet, -q              print nothing but errors
   --list-keys [SOLVER]     list every case-file key: type, default, meaning
   --markdown               with --list-keys: as the table in docs/user-guide.md
+  --list-solvers           the solvers (the value of a case's `solver` key), each
+                           with the page of docs/ that holds its key table
   --version                version, git revision, Kokkos version, execution spaces
   --help, -h               this text
   --kokkos-*               passed on to Kokkos, e.g. --kokkos-threads=4 (Kokkos 3)
@@ -173,7 +176,7 @@ int main(int argc, char* argv[]) {
   std::string case_file;
   std::vector<std::string> overrides;
   std::vector<char*> kokkos_args{argv[0]};
-  bool validate = false, quiet = false, list_keys = false, markdown = false;
+  bool validate = false, quiet = false, list_keys = false, markdown = false, list_solvers = false;
   std::string list_solver, restart_file;
   std::vector<std::string> user_sets;  // keys the user set, for --restart
 
@@ -191,6 +194,7 @@ int main(int argc, char* argv[]) {
       .flag("--quiet", "-q")
       .optional_value("--list-keys")
       .flag("--markdown")
+      .flag("--list-solvers")
       .passthrough("--kokkos-")
       .case_file_hints();
   std::vector<std::string> kokkos_options;  // the strings kokkos_args points into
@@ -234,6 +238,8 @@ int main(int argc, char* argv[]) {
         list_solver = v;
       } else if (option == "--markdown") {
         markdown = true;
+      } else if (option == "--list-solvers") {
+        list_solvers = true;
       }
     }
     for (const auto& a : args.passthrough) check_kokkos_option(a);
@@ -247,6 +253,11 @@ int main(int argc, char* argv[]) {
     return usage_error(e.what());
   }
 
+  if (list_solvers) {
+    // One line each, name and page first: tests/check_user_guide.py reads them.
+    for (const auto& s : cfd::solvers()) std::printf("%-10s %-18s %s\n", s.name, s.keys_doc, s.summary);
+    return 0;
+  }
   if (list_keys) {
     bool listed = false;
     for (const auto& s : cfd::solvers()) {

@@ -4,7 +4,7 @@
 // before the wall-time limit. A plain class that is told the step, the time
 // and the wall clock, and answers what falls due (after AthenaK's outputs,
 // which each decide when they are due, src/outputs/outputs.hpp); the loop
-// (core/driver.hpp) does it. Unit-tested with an injected clock
+// (core/run/time_loop.hpp) does it. Unit-tested with an injected clock
 // (tests/test_run_layer.cpp).
 #pragma once
 

@@ -1,9 +1,9 @@
 #include "physics/diffusion/diffusion_params.hpp"
 
-#include "core/case_formulas.hpp"
-#include "core/initial_file.hpp"
+#include "core/problem_table.hpp"
 #include "core/run/shared_keys.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <memory>
 
@@ -29,19 +29,8 @@ std::vector<KeySpec> keys() {
        "explicit: the original's 5-point stencil; backward_euler (order 1) or crank_nicolson (order 2): one linear "
        "system per step, solved by conjugate gradients (Kokkos Kernels)",
        {"explicit", "backward_euler", "crank_nicolson"}},
-      {"diffusion.initial",
-       KeyType::choice,
-       "spike",
-       "spike: u = 1 at the centre point ((nx+1)/2, (ny+1)/2), 0 elsewhere (the original); sine: "
-       "sin(pi x) sin(pi y) with x = (i-1)/(nx-1), y = (j-1)/(ny-1), one discrete eigenmode; expression: the "
-       "formula expression.u of the same x and y at the interior points (the edges hold 0); file: u of every "
-       "point from an HDF5 file (key file.path; the edges hold 0 whatever it says)",
-       {"spike", "sine", "expression", "file"}},
-      {"file.path", KeyType::string, "",
-       "the HDF5 file of the initial state: dataset u of shape (ny, nx) at its root or in /fields (a cfdrun "
-       "snapshot of the same grid); relative to the case file's folder"},
-      {"expression.u", KeyType::string, "0", "u: a formula of x, y, the constants.* and pi"},
-      constants_key("expression.u"),
+      {"diffusion.initial", KeyType::choice, "spike", problem_table::describe(problems()),
+       problem_table::names(problems())},
       {"diffusion.operator",
        KeyType::choice,
        "stencil",
@@ -100,10 +89,12 @@ std::vector<KeySpec> keys() {
       {"diffusion.text_output", KeyType::boolean, "false",
        "also write the final field in the original's text format (diffusion_final.txt)"},
   };
+  // Each problem's keys follow the key that chooses it.
+  const auto after = std::find_if(k.begin(), k.end(), [](const KeySpec& s) { return s.path == "diffusion.initial"; });
+  const std::vector<KeySpec> own = problem_keys();
+  k.insert(after + 1, own.begin(), own.end());
   // Keys that act only with a choice of another: given otherwise, refused.
   for (auto& spec : k) {
-    if (spec.path == "expression.u" || spec.path == "constants.*") spec.belongs_to = "diffusion.initial=expression";
-    if (spec.path == "file.path") spec.belongs_to = "diffusion.initial=file";
     if (spec.path == "diffusion.operator")
       spec.belongs_to = "diffusion.scheme=backward_euler|crank_nicolson", spec.only_warn = true;
     if (spec.path == "diffusion.preconditioner")
@@ -139,26 +130,8 @@ Params params(const Config& c) {
   p.scheme = scheme == "backward_euler"   ? Scheme::backward_euler
              : scheme == "crank_nicolson" ? Scheme::crank_nicolson
                                           : Scheme::explicit_euler;
-  const std::string& initial = c.get_string("diffusion.initial");
-  p.initial = initial == "sine"         ? Initial::sine
-              : initial == "expression" ? Initial::expression
-              : initial == "file"       ? Initial::file
-                                        : Initial::spike;
-  if (p.initial == Initial::file) {
-    // Point (i, j): the solver asks at x = i/(nx-1), y = j/(ny-1) (0-based).
-    auto u = std::make_shared<const std::vector<double>>(
-        std::move(read_initial_file(c, "file.path", {"u"}, {}, {p.ny, p.nx}, "(ny, nx)")[0]));
-    const long nx = p.nx, ny = p.ny;
-    p.formula = [u, nx, ny](double x, double y) {
-      const long i = std::lround(x * double(nx - 1)), j = std::lround(y * double(ny - 1));
-      return (*u)[size_t(j * nx + i)];
-    };
-  }
-  if (p.initial == Initial::expression) {
-    // Shared: Params are copied, an Expression is not copyable.
-    const auto u = std::make_shared<const Expression>(case_formula(c, "expression.u", case_constants(c)));
-    p.formula = [u](double x, double y) { return (*u)(x, y); };
-  }
+  p.problem = find_problem(c.get_string("diffusion.initial"));
+  p.initial = p.problem->state(c, p);  // with the grid set
   p.implicit_operator =
       c.get_string("diffusion.operator") == "matrix" ? ImplicitOperator::matrix : ImplicitOperator::stencil;
   const std::string& pc = c.get_string("diffusion.preconditioner");
@@ -214,9 +187,6 @@ const char* name(Precision p) { return p == Precision::fp32 ? "fp32" : "fp64"; }
 const char* name(Layout l) { return l == Layout::left ? "left" : "right"; }
 const char* name(Scheme s) {
   return s == Scheme::backward_euler ? "backward_euler" : s == Scheme::crank_nicolson ? "crank_nicolson" : "explicit";
-}
-const char* name(Initial i) {
-  return i == Initial::sine ? "sine" : i == Initial::expression ? "expression" : i == Initial::file ? "file" : "spike";
 }
 const char* name(ImplicitOperator o) { return o == ImplicitOperator::matrix ? "matrix" : "stencil"; }
 const char* name(Preconditioner p) {

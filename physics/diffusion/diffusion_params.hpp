@@ -4,6 +4,7 @@
 
 #include "core/config.hpp"
 #include "core/parallel.hpp"
+#include "physics/diffusion/problems/problem.hpp"
 
 #include <functional>
 #include <string>
@@ -19,10 +20,6 @@ enum class Layout { left, right };  // left: x (i) contiguous, as in Fortran
 // explicit: the original's stencil; the implicit schemes solve a linear
 // system per step (implicit_heat.hpp) and take any alpha.
 enum class Scheme { explicit_euler, backward_euler, crank_nicolson };
-// spike: the original's 1 at the centre; sine: sin(pi x) sin(pi y), the
-// slowest discrete eigenmode of the Laplacian with zero edges; expression:
-// the user's formula of x and y (Params::formula).
-enum class Initial { spike, sine, expression, file };
 // How the implicit schemes apply their operator: a KokkosSparse::CrsMatrix
 // (spmv) or a stencil kernel (matrix-free).
 enum class ImplicitOperator { matrix, stencil };
@@ -37,15 +34,15 @@ struct Params {
   IterationOrder order = IterationOrder::default_order;
   Variant variant = Variant::interior;
   Scheme scheme = Scheme::explicit_euler;
-  Initial initial = Initial::spike;
+  // The initial state (diffusion.initial, problems/): u at the interior
+  // points, from the problem's state function (params() sets it).
+  const Problem* problem = &problems_list::spike;
+  InitialU initial;
   ImplicitOperator implicit_operator = ImplicitOperator::stencil;
   Preconditioner preconditioner = Preconditioner::none;
   double cg_tolerance = 1e-10;  // relative residual |r|/|b| that ends a solve
   long cg_max_iterations = 10000;
   int fused_steps = 1;  // explicit steps per pass over memory (temporal blocking)
-  // initial: expression: u at (x, y) = ((i-1)/(nx-1), (j-1)/(ny-1)), from the
-  // formula expression.u (host only).
-  std::function<double(double x, double y)> formula;
 };
 
 // mu, the eigenvalue of -L (5-point, units of dx^2) for the sine mode of an
@@ -64,7 +61,6 @@ const char* name(Precision p);
 const char* name(Layout l);
 const char* name(IterationOrder o);
 const char* name(Scheme s);
-const char* name(Initial i);
 const char* name(ImplicitOperator o);
 const char* name(Preconditioner p);
 

@@ -1,6 +1,7 @@
 #include "physics/euler2d/euler2d_params.hpp"
 
 #include "core/case_formulas.hpp"
+#include "core/problem_table.hpp"
 #include "core/run/shared_keys.hpp"
 #include "core/snapshot.hpp"  // max_snapshots
 
@@ -13,12 +14,6 @@ namespace cfd::euler2d {
 namespace {
 
 constexpr int max_scalars = 8;  // W holds 6 primitives and the scalars; the halo takes up to 16 components
-
-std::vector<std::string> problem_names() {
-  std::vector<std::string> names;
-  for (const Problem& p : problems()) names.push_back(p.name);
-  return names;
-}
 
 }  // namespace
 
@@ -48,7 +43,7 @@ std::vector<KeySpec> keys() {
        {},
        1e-6,
        1},
-      {"euler2d.problem", KeyType::choice, "kh_mcnally", problems_description(), problem_names()},
+      {"euler2d.problem", KeyType::choice, "kh_mcnally", problems_description(), problem_table::names(problems())},
       {"euler2d.precision", KeyType::choice, "fp64", "working precision", {"fp32", "fp64"}},
       {"euler2d.reconstruction",
        KeyType::choice,

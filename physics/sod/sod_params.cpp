@@ -1,7 +1,6 @@
 #include "physics/sod/sod_params.hpp"
 
-#include "core/case_formulas.hpp"
-#include "core/initial_file.hpp"
+#include "core/problem_table.hpp"
 #include "core/run/shared_keys.hpp"
 
 #include <algorithm>
@@ -105,41 +104,15 @@ std::vector<KeySpec> keys() {
        {},
        1e-12,
        inf},
-      {"state.rho_left", KeyType::real, "1", "left density, Sod units (rho/rho_ref)", {}, -inf, inf},
-      {"state.u_left", KeyType::real, "0", "left velocity, Sod units (u/a)", {}, -inf, inf},
-      {"state.p_left", KeyType::real, "1", "left pressure, Sod units (p/(rho_ref*R*T_ref))", {}, -inf, inf},
-      {"state.rho_right", KeyType::real, "0.125", "right density, Sod units", {}, -inf, inf},
-      {"state.u_right", KeyType::real, "0", "right velocity, Sod units", {}, -inf, inf},
-      {"state.p_right", KeyType::real, "0.1", "right pressure, Sod units", {}, -inf, inf},
-      {"state.diaphragm", KeyType::real, "0.5", "diaphragm position as a fraction of the tube", {}, 0, 1},
-      {"sod.initial",
-       KeyType::choice,
-       "tube",
-       "tube: the states state.*_left and state.*_right either side of state.diaphragm (the original); "
-       "expression: rho, u and p as formulas of x, the position as a fraction of the tube, in Sod units (keys "
-       "expression.*, constants.*); the ends' fixed states are the formulas' at x = 0 and 1; file: rho, u and p "
-       "(Sod units) of each node (keep) or cell (hllc) from an HDF5 file (key file.path)",
-       {"tube", "expression", "file"}},
-      {"file.path", KeyType::string, "",
-       "the HDF5 file of the initial state: datasets rho, u, p of shape (nx) in Sod units, at its root or in "
-       "/fields; relative to the case file's folder"},
-      {"expression.rho", KeyType::string, "1", "density: a formula of x, the constants.* and pi"},
-      {"expression.u", KeyType::string, "0", "velocity: a formula of x, the constants.* and pi"},
-      {"expression.p", KeyType::string, "1", "pressure: a formula of x, the constants.* and pi"},
-      constants_key("expression.*"),
+      {"sod.initial", KeyType::choice, "tube", problem_table::describe(problems()), problem_table::names(problems())},
   };
+  for (KeySpec& spec : problem_keys()) k.push_back(std::move(spec));
   // Keys that act only with a choice of another: given otherwise, refused.
   for (auto& spec : k) {
     if (spec.path == "sod.reconstruction") spec.belongs_to = "sod.scheme=hllc", spec.only_warn = true;
     if (spec.path == "sod.limiter") spec.belongs_to = "sod.scheme=hllc", spec.only_warn = true;
     if (spec.path == "sod.integrator") spec.belongs_to = "sod.scheme=hllc", spec.only_warn = true;
     if (spec.path == "time.end_time") spec.belongs_to = "time.steps=0", spec.only_warn = true;
-    // The tube's states, or the formulas: the resolved configuration shows
-    // the chosen initial state's keys only.
-    if (spec.path.rfind("state.", 0) == 0) spec.belongs_to = "sod.initial=tube";
-    if (spec.path.rfind("expression.", 0) == 0 || spec.path == "constants.*")
-      spec.belongs_to = "sod.initial=expression";
-    if (spec.path == "file.path") spec.belongs_to = "sod.initial=file";
   }
   // What --restart may change (everything else is fixed).
   mark_on_restart(k, {"time.steps", "time.end_time", "sod.fused_steps", "sod.text_output"}, OnRestart::same_bits);
@@ -179,57 +152,10 @@ Params params(const Config& c) {
   p.Re = c.get_real("gas.Re");
   p.rho_ref = c.get_real("gas.rho_ref");
   p.T_ref = c.get_real("gas.T_ref");
-  p.left = {c.get_real("state.rho_left"), c.get_real("state.u_left"), c.get_real("state.p_left")};
-  p.right = {c.get_real("state.rho_right"), c.get_real("state.u_right"), c.get_real("state.p_right")};
-  p.diaphragm = c.get_real("state.diaphragm");
   p.units = c.get_string("sod.units") == "physical" ? Units::physical : Units::sod;
 
-  const std::string& initial = c.get_string("sod.initial");
-  if (initial == "file") {
-    // Node k (keep) or cell k (hllc) of the tube: the solver asks at
-    // x = k/(nx-1) or (k + 0.5)/nx, and the ends at x = 0 and 1.
-    auto f = std::make_shared<const std::vector<std::vector<double>>>(
-        read_initial_file(c, "file.path", {"rho", "u", "p"}, {"u"}, {p.nx}, "(nx)"));
-    const long nx = p.nx;
-    const bool keep = p.scheme == Scheme::keep;
-    p.initial = [f, nx, keep](double x) {
-      const long k = std::clamp(keep ? std::lround(x * double(nx - 1)) : std::lround(x * double(nx) - 0.5), 0L, nx - 1);
-      return gas::RiemannState{(*f)[0][size_t(k)], (*f)[1][size_t(k)], (*f)[2][size_t(k)]};
-    };
-    p.left = p.initial(0);
-    p.right = p.initial(1);
-  } else if (initial == "expression") {
-    struct Formulas {
-      Expression rho, u, p;
-    };
-    const auto constants = case_constants(c);
-    auto formula = [&](const char* key) { return case_formula(c, std::string("expression.") + key, constants); };
-    // Shared: Params are copied, an Expression is not copyable.
-    const auto f = std::make_shared<const Formulas>(Formulas{formula("rho"), formula("u"), formula("p")});
-    p.initial = [f](double x) { return gas::RiemannState{f->rho(x), f->u(x), f->p(x)}; };
-    p.left = p.initial(0);
-    p.right = p.initial(1);
-    // The ends' states are the fixed ghost cells of hllc with frozen ends:
-    // refused here. Every other state the solver checks, with the node or
-    // cell (keep's end nodes sit at x = 0 and 1 themselves).
-    const bool ends_used = p.scheme == Scheme::hllc && p.boundary == BoundaryKind::fixed;
-    for (const auto& [x, s] : {std::pair{0, p.left}, std::pair{1, p.right}}) {
-      if (!ends_used) continue;
-      const std::string at =
-          " at x = " + std::to_string(x) + " (the end of the tube, the state a fixed boundary keeps)";
-      if (!(s.rho > 0) || !std::isfinite(s.rho))
-        c.reject("expression.rho", "gives density " + format_real(s.rho) + at + "; it must be positive");
-      if (!(s.p > 0) || !std::isfinite(s.p))
-        c.reject("expression.p", "gives pressure " + format_real(s.p) + at + "; it must be positive");
-      if (!std::isfinite(s.u)) c.reject("expression.u", "gives velocity " + format_real(s.u) + at);
-    }
-  } else {
-    for (const auto& [side, s] : {std::pair{"left", p.left}, std::pair{"right", p.right}}) {
-      if (!(s.rho > 0))
-        c.reject(std::string("state.rho_") + side, "density must be positive, got " + format_real(s.rho));
-      if (!(s.p > 0)) c.reject(std::string("state.p_") + side, "pressure must be positive, got " + format_real(s.p));
-    }
-  }
+  p.problem = find_problem(c.get_string("sod.initial"));
+  p.problem->set(c, p);  // with the scheme, grid and boundary set
   if (p.steps == 0 && !(p.end_time > 0)) c.reject("time.end_time", "must be positive when time.steps is 0");
   if (p.steps > 0 && c.given("time.end_time") && p.end_time > 0)
     c.reject("time.end_time", "give either time.steps or time.end_time (set time.steps: 0 to run to an end time)");

@@ -8,6 +8,7 @@
 #include "physics/gas/exact_riemann.hpp"
 #include "physics/gas/limiters.hpp"
 #include "physics/sod/keep_flux.hpp"
+#include "physics/sod/problems/problem.hpp"
 
 #include <functional>
 #include <vector>
@@ -37,13 +38,14 @@ struct Params {
   // gas
   double gamma = 1.4, R = 287.03, Pr = 0.72, mu0 = 1.716e-5, T0 = 273.2, S = 111, Re = 25000;
   double rho_ref = 1.293, T_ref = 300;
-  // initial states in Sod units (rho/rho_ref, u/a, p/(rho_ref R T_ref))
-  gas::RiemannState left{1, 0, 1}, right{0.125, 0, 0.1};
-  double diaphragm = 0.5;  // fraction of the tube
-  // sod.initial: expression: the state at x, the position as a fraction of
-  // the tube, from the formulas expression.* (host only); empty for the
-  // tube. left and right are then its states at the ends, x = 0 and 1.
+  // The initial state (sod.initial, problems/) in Sod units (rho/rho_ref,
+  // u/a, p/(rho_ref R T_ref)): the state at x, the position as a fraction of
+  // the tube (host only; empty: the tube of left and right), and the states
+  // a fixed boundary keeps.
+  const Problem* problem = &problems_list::tube;
   std::function<gas::RiemannState(double x)> initial;
+  gas::RiemannState left{1, 0, 1}, right{0.125, 0, 0.1};
+  double diaphragm = 0.5;  // the tube's, a fraction of the tube
   Units units = Units::sod;
   bool text_output = false;
 

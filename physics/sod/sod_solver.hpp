@@ -424,7 +424,7 @@ class Solver {
     const std::string what = !std::isfinite(v[0]) || !(v[0] > 0)   ? "density " + format_real(v[0])
                              : !std::isfinite(v[2]) || !(v[2] > 0) ? "pressure " + format_real(v[2])
                                                                    : "velocity " + format_real(v[1]);
-    throw ConfigError(std::string("sod: error: the initial state from the formulas expression.* is not physical: ") +
+    throw ConfigError(std::string("sod: error: the initial state from ") + p_.problem->source + " is not physical: " +
                       (keep_ ? "node " : "cell ") + std::to_string(first + 1) + " at x = " + format_real(x) + " has " +
                       what + "; density and pressure must be positive and finite in the working precision (" +
                       (sizeof(Real) == 4 ? "fp32" : "fp64") + ")");

@@ -1,6 +1,6 @@
 """The history file <solver>.hst (docs/output-format.md, "History").
 
-The format, as core/driver.hpp and the solvers write it: `#` comment lines
+The format, as core/run/time_loop.hpp and the solvers write it: `#` comment lines
 (what the sums are, in which units), then one header line of column names
 (`step,time,dt,...`), then CSV rows of numbers (`%ld` then `%.16e`).
 np.genfromtxt(names=True) takes its names from the first line, comment or

@@ -24,9 +24,8 @@ struct FileState {
 };
 
 std::vector<KeySpec> file_keys() {
-  return {{"file.path", KeyType::string, "",
-           "the HDF5 file of the initial state: datasets rho, vx, vy, p (vx, vy optional) of shape (ny, nx) at its "
-           "root or in /fields (a cfdrun snapshot); relative to the case file's folder"}};
+  return {initial_file_key(
+      "datasets rho, vx, vy, p (vx, vy optional) of shape (ny, nx) at its root or in /fields (a cfdrun snapshot)")};
 }
 
 StateAt file_state(const Config& c, const Params& p) {

@@ -1,6 +1,7 @@
 // The table of euler2d's problems: the one list of them (euler2d.problem's
 // choices and description, the keys of their sections, and the state the
 // solver starts from are all made from it).
+#include "core/problem_table.hpp"
 #include "physics/euler2d/problems/problem.hpp"
 
 namespace cfd::euler2d {
@@ -11,11 +12,7 @@ const std::vector<Problem>& problems() {
   return table;
 }
 
-const Problem* find_problem(const std::string& name) {
-  for (const Problem& p : problems())
-    if (name == p.name) return &p;
-  return nullptr;
-}
+const Problem* find_problem(const std::string& name) { return problem_table::find(problems(), name); }
 
 std::vector<KeySpec> problem_keys() {
   std::vector<KeySpec> keys;

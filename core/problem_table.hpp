@@ -1,0 +1,53 @@
+// What every solver's table of problems (physics/<solver>/problems/) does
+// alike: a table is a std::vector of the solver's Problem, each with a `name`
+// (the value of the key that chooses it) and a `summary`; the choice key's
+// choices and description, and which problem a key belongs to, are made
+// from it here, once for all solvers.
+#pragma once
+
+#include "core/config.hpp"
+
+#include <string>
+#include <vector>
+
+namespace cfd::problem_table {
+
+// The problem named `name`, or nullptr.
+template <class Problem>
+const Problem* find(const std::vector<Problem>& table, const std::string& name) {
+  for (const Problem& p : table)
+    if (name == p.name) return &p;
+  return nullptr;
+}
+
+// The choices of the key that picks a problem, in the table's order.
+template <class Problem>
+std::vector<std::string> names(const std::vector<Problem>& table) {
+  std::vector<std::string> out;
+  for (const Problem& p : table) out.emplace_back(p.name);
+  return out;
+}
+
+// "a: what a is; b: what b is": the choice key's description.
+template <class Problem>
+std::string describe(const std::vector<Problem>& table) {
+  std::string text;
+  for (const Problem& p : table) text += std::string(text.empty() ? "" : "; ") + p.name + ": " + p.summary;
+  return text;
+}
+
+// Every problem's own keys (p.keys()), each belonging to `choice`=<its name>:
+// given with another problem, refused with its place, and the resolved
+// configuration shows the chosen problem's keys only.
+template <class Problem>
+std::vector<KeySpec> keys(const std::vector<Problem>& table, const std::string& choice) {
+  std::vector<KeySpec> out;
+  for (const Problem& p : table)
+    for (KeySpec& k : p.keys()) {
+      k.belongs_to = choice + "=" + p.name;
+      out.push_back(std::move(k));
+    }
+  return out;
+}
+
+}  // namespace cfd::problem_table

@@ -1,0 +1,54 @@
+// The diffusion problems: each initial state in a file of its own in this
+// folder, listed once in the table of problems.cpp (as euler2d's problems
+// are). A problem is its name (the value of diffusion.initial), what it is,
+// its keys and u at each interior point; the edges hold 0 whatever it says.
+// Adding a problem is one file here and one line in the table:
+// docs/developers.md, "Adding a problem".
+#pragma once
+
+#include "core/config.hpp"
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace cfd::diffusion {
+
+struct Params;
+
+// u at the interior point of 0-based global indices (i, j) of the nx x ny
+// grid, on the host, in double (the solver rounds it once to its precision).
+// Indices rather than positions, so that a problem's own arithmetic (the
+// sine's pi i/(nx-1)) is what sets the bits.
+using InitialU = std::function<double(long i, long j)>;
+
+struct Problem {
+  const char* name;     // the value of diffusion.initial
+  const char* summary;  // what it is, for diffusion.initial's description
+  // Its keys (each belongs to diffusion.initial=<name>).
+  std::vector<KeySpec> (*keys)();
+  // Reads its keys (refusing what does not fit with Config::reject) and
+  // returns u; `p` holds the grid already.
+  InitialU (*state)(const Config& c, const Params& p);
+  // What a u that is not finite is blamed on: "the formula expression.u gives".
+  const char* source;
+};
+
+// Every problem, the default (spike) first.
+const std::vector<Problem>& problems();
+// The problem named `name`, or nullptr.
+const Problem* find_problem(const std::string& name);
+// Every problem's keys, each belonging to its choice of diffusion.initial.
+std::vector<KeySpec> problem_keys();
+
+// The spike at the centre point (spike.cpp) and the sine mode
+// sin(pi i/(nx-1)) sin(pi j/(ny-1)) (sine.cpp), for Params made by hand.
+InitialU centre_spike(long nx, long ny);
+InitialU sine_mode(long nx, long ny);
+
+// The table's entries, one per file (spike.cpp, sine.cpp, expression.cpp, from_file.cpp).
+namespace problems_list {
+extern const Problem spike, sine, expression, file;
+}  // namespace problems_list
+
+}  // namespace cfd::diffusion
