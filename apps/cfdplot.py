@@ -1,14 +1,16 @@
 #!/usr/bin/python3
 """cfdplot: plot cfdrun snapshots (HDF5) to PNG pictures or one MP4 movie.
 
-usage: cfdplot SNAPSHOT.h5|SERIES.xdmf [...] [-f FIELD] [--log] [--zoom N] [-o OUT.png]
+usage: cfdplot SNAPSHOT.h5|SERIES.xdmf [...] [-f FIELD] [--log] [--zoom N] [--slice z=0.5] [-o OUT.png]
        cfdplot SNAPSHOT.h5 [...]|SERIES.xdmf --movie OUT.mp4 [-f FIELD] [--log] [--zoom N] [--fps N]
        cfdplot --history RUN.hst [--columns A,B] [--log] [-o OUT.png]
        cfdplot PROFILES.csv [PROFILES.csv ...] [--labels A,B] [--title T] -o OUT.png
 
 One picture per snapshot. 2D runs are drawn as an image of one field (rho for
 euler2d, u for diffusion, or -f) with a colour bar labelled with its units;
-1D runs as one labelled panel per field. An .xdmf index (cfdrun writes one
+1D runs as one labelled panel per field; 3D runs as the image of one plane,
+normal to z at the grid's middle unless --slice AXIS=VALUE picks another
+(the plane of cells nearest to VALUE; the title says which). An .xdmf index (cfdrun writes one
 per series) stands for its snapshots. With --movie the snapshots of one
 series become the frames of one MP4, in time order, drawn as the pictures
 are, with one colour range (2D) or y range per panel (1D) over all frames;
@@ -173,10 +175,19 @@ def frame_of(snap, path, a):
         die(f"{path}: no field '{a.field}' (fields: {', '.join(fields)})")
     fr = {"solver": solver, "step": step, "time": time, "title": f"{solver}, step {step}, t = {time:.6g}"}
     x = snap.x
-    if snap.ndim == 2:
+    if a.slice and snap.ndim != 3:
+        die(f"{path}: --slice is for 3D snapshots, this one is {snap.ndim}D")
+    if snap.ndim >= 2:
         name = a.field or DEFAULT_FIELD.get(solver, fields[0])
-        data = snap[name].astype(float)
-        y = snap.y
+        xaxis, yaxis = "x", "y"
+        if snap.ndim == 3:
+            axis, at = a.slice if a.slice else ("z", None)
+            data, (yaxis, y), (xaxis, x), where = snap.plane(name, axis, at)
+            data = data.astype(float)
+            fr["title"] += f", plane {axis} = {where:.6g}"
+        else:
+            data = snap[name].astype(float)
+            y = snap.y
         if a.zoom is not None and a.zoom > 0:
             j, i = np.unravel_index(np.argmax(data), data.shape)
             sj = slice(max(j - a.zoom, 0), j + a.zoom + 1)
@@ -190,7 +201,7 @@ def frame_of(snap, path, a):
                 fr["title"] += f"\nthe {si.stop - si.start} x {sj.stop - sj.start} points where it varies " \
                                f"(--zoom 0: all)"
         fr.update(ndim=2, name=name, x=x, y=y, data=data, label=label_of(snap, name),
-                  xlabel=axis_label(snap, "x"), ylabel=axis_label(snap, "y"))
+                  xlabel=axis_label(snap, xaxis), ylabel=axis_label(snap, yaxis))
     else:
         # 1D: one labelled panel per field, on a shared x axis.
         names = [a.field] if a.field else [n for n in FIELDS_1D if n in fields] + \
@@ -509,6 +520,18 @@ class Parser(argparse.ArgumentParser):
         die(f"{message} (cfdplot --help for the usage)")
 
 
+def slice_of(text):
+    """--slice AXIS=VALUE: ("z", 0.5)."""
+    axis, sep, value = text.partition("=")
+    axis = axis.strip()
+    if not sep or axis not in ("x", "y", "z"):
+        raise argparse.ArgumentTypeError(f"expected AXIS=VALUE with AXIS x, y or z, e.g. z=0.5 (got {text!r})")
+    try:
+        return axis, float(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{value!r} is not a number (e.g. z=0.5)") from None
+
+
 def main():
     p = Parser(prog="cfdplot", description=__doc__.split("\n\n")[0],
                formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -521,6 +544,9 @@ def main():
     p.add_argument("--xlim", help="CSV mode: x range to show, e.g. 0.45,0.55")
     p.add_argument("-f", "--field", help="field to draw (default: rho for euler2d and sod, u for diffusion; "
                                          "1D: every field, one panel each)")
+    p.add_argument("--slice", metavar="AXIS=VALUE", type=slice_of,
+                   help="3D snapshots: draw the plane normal to AXIS (x, y or z) nearest to the coordinate VALUE, "
+                        "e.g. z=0.5 (default: the middle plane normal to z)")
     p.add_argument("--log", action="store_true", help="logarithmic colour scale (2D) or y axes (1D, --history)")
     p.add_argument("--zoom", type=int, default=None,
                    help="show only N points either side of the maximum (2D) or of the steepest gradient (1D); "

@@ -8,9 +8,11 @@
 // may split a direction into begin() and finish() and compute, in between,
 // what reads no ghost from another rank, so that the transfer hides behind
 // that work. A direction's slabs span the whole extent of the other
-// direction, ghosts included, so the second direction carries the corners
-// the first one filled. A periodic direction held by one rank is a copy from
-// one side of the block to the other, without MPI.
+// directions, ghosts included, so each direction carries the edges and
+// corners that the ones before it filled (x, then y, then z: a corner ghost
+// ends up holding what lies diagonally across, with no messages to the
+// diagonal neighbours, as in Idefix and AthenaK's face-only exchange). A periodic direction held by one rank is a copy
+// from one side of the block to the other, without MPI.
 #pragma once
 
 #include "core/clock.hpp"
@@ -24,26 +26,39 @@
 
 namespace cfd {
 
-// How a solver's View maps (component, i, j) of its block, in local storage
-// indices, to memory. The halo code is written once against these.
+// How a solver's View maps (component, i, j, k) of its block, in local
+// storage indices, to memory. The halo code is written once against these;
+// fields of fewer dimensions ignore the indices they lack (always 0).
 template <class View>
 struct PointField {  // v(i, j): one value per point (diffusion)
   View v;
   int components() const { return 1; }
-  KOKKOS_FORCEINLINE_FUNCTION typename View::reference_type operator()(int, long i, long j) const { return v(i, j); }
+  KOKKOS_FORCEINLINE_FUNCTION typename View::reference_type operator()(int, long i, long j, long) const {
+    return v(i, j);
+  }
 };
 template <class View>
 struct LineComponents {  // v(i, c): a 1D state of several components (sod)
   View v;
   int components() const { return static_cast<int>(v.extent(1)); }
-  KOKKOS_FORCEINLINE_FUNCTION typename View::reference_type operator()(int c, long i, long) const { return v(i, c); }
+  KOKKOS_FORCEINLINE_FUNCTION typename View::reference_type operator()(int c, long i, long, long) const {
+    return v(i, c);
+  }
 };
 template <class View>
 struct PlaneComponents {  // v(c, j, i): a 2D state of several components, x fastest (euler2d)
   View v;
   int components() const { return static_cast<int>(v.extent(0)); }
-  KOKKOS_FORCEINLINE_FUNCTION typename View::reference_type operator()(int c, long i, long j) const {
+  KOKKOS_FORCEINLINE_FUNCTION typename View::reference_type operator()(int c, long i, long j, long) const {
     return v(c, j, i);
+  }
+};
+template <class View>
+struct VolumeComponents {  // v(c, k, j, i): a 3D state of several components, x fastest
+  View v;
+  int components() const { return static_cast<int>(v.extent(0)); }
+  KOKKOS_FORCEINLINE_FUNCTION typename View::reference_type operator()(int c, long i, long j, long k) const {
+    return v(c, k, j, i);
   }
 };
 
@@ -79,31 +94,36 @@ struct FaceBoundaries {
 
 // Where along one direction the slabs of a block lie, in local storage indices.
 struct SlabGeometry {
-  int dir;      // 0: x (i), 1: y (j)
+  int dir;      // 0: x (i), 1: y (j), 2: z (k)
   long begin;   // first owned entry along dir
   long end;     // one past the last owned entry along dir
   int ghost;    // layers per side
-  long across;  // entries across the slab (the other direction's whole extent)
+  long across;  // entries across the slab: the other two directions' whole extents, multiplied
+  long first;   // the whole extent of the lower of the other two directions (t = a + first * b)
   int components;
   KOKKOS_FORCEINLINE_FUNCTION long count() const {
     return static_cast<long>(components) * ghost * across;
   }  // values in one slab
-  // Entry k of a slab buffer: component c, layer (0 at the slab's low
+  // Entry m of a slab buffer: component c, layer (0 at the slab's low
   // end), and t across; its buffers hold side 0's slab, then side 1's.
   struct Entry {
     int side, c;
     long layer, t;
   };
-  KOKKOS_FORCEINLINE_FUNCTION Entry entry(long k) const {
-    const long n = count(), r = k % n;
-    return {static_cast<int>(k / n), static_cast<int>(r / (across * ghost)), r / across % ghost, r % across};
+  KOKKOS_FORCEINLINE_FUNCTION Entry entry(long m) const {
+    const long n = count(), r = m % n;
+    return {static_cast<int>(m / n), static_cast<int>(r / (across * ghost)), r / across % ghost, r % across};
   }
-  // (i, j) of layer `pos` along dir and entry t across.
-  KOKKOS_FORCEINLINE_FUNCTION void at(long pos, long t, long& i, long& j) const {
+  // (i, j, k) of layer `pos` along dir and entry t across: t runs over the
+  // lower other direction first, so a 2D block's t is its one other index.
+  KOKKOS_FORCEINLINE_FUNCTION void at(long pos, long t, long& i, long& j, long& k) const {
+    const long a = t % first, b = t / first;
     if (dir == 0)
-      i = pos, j = t;
+      i = pos, j = a, k = b;
+    else if (dir == 1)
+      i = a, j = pos, k = b;
     else
-      i = t, j = pos;
+      i = a, j = b, k = pos;
   }
 };
 
@@ -210,8 +230,9 @@ class HaloExchange {
   // private member functions.
   SlabGeometry geometry(int d) const {
     const GridBlock& b = dec_.block;
-    const int other = d == 0 ? 1 : 0;
-    return {d, b.begin(d), b.end(d), b.ghost, b.ndim > 1 ? b.extent(other) : 1, components_};
+    // The other two directions, lower first; a direction the block lacks has extent 1.
+    const long lower = b.extent(d == 0 ? 1 : 0), upper = b.extent(d == 2 ? 1 : 2);
+    return {d, b.begin(d), b.end(d), b.ghost, lower * upper, lower, components_};
   }
 
   // Periodic and held whole by this rank: each side's ghosts are the other
@@ -222,12 +243,12 @@ class HaloExchange {
     const long n = s.count();
     Kokkos::parallel_for(
         "halo::periodic_copy", Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<long>>(0, 2 * n),
-        KOKKOS_LAMBDA(const long k) {
-          const auto e = s.entry(k);
-          long i, j, si, sj;
-          s.at(e.side == 0 ? s.begin - s.ghost + e.layer : s.end + e.layer, e.t, i, j);
-          s.at(e.side == 0 ? s.end - s.ghost + e.layer : s.begin + e.layer, e.t, si, sj);
-          field(e.c, i, j) = field(e.c, si, sj);
+        KOKKOS_LAMBDA(const long m) {
+          const auto e = s.entry(m);
+          long i, j, k, si, sj, sk;
+          s.at(e.side == 0 ? s.begin - s.ghost + e.layer : s.end + e.layer, e.t, i, j, k);
+          s.at(e.side == 0 ? s.end - s.ghost + e.layer : s.begin + e.layer, e.t, si, sj, sk);
+          field(e.c, i, j, k) = field(e.c, si, sj, sk);
         });
   }
 
@@ -247,11 +268,11 @@ class HaloExchange {
     const SlabGeometry s = geometry(d);
     const long n = s.count();
     Kokkos::parallel_for(
-        "halo::pack", Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<long>>(0, 2 * n), KOKKOS_LAMBDA(const long k) {
-          const auto e = s.entry(k);
-          long i, j;
-          s.at(e.side == 0 ? s.begin + e.layer : s.end - s.ghost + e.layer, e.t, i, j);
-          send(k) = field(e.c, i, j);
+        "halo::pack", Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<long>>(0, 2 * n), KOKKOS_LAMBDA(const long m) {
+          const auto e = s.entry(m);
+          long i, j, k;
+          s.at(e.side == 0 ? s.begin + e.layer : s.end - s.ghost + e.layer, e.t, i, j, k);
+          send(m) = field(e.c, i, j, k);
         });
   }
 
@@ -269,12 +290,12 @@ class HaloExchange {
     const long n = s.count();
     const int lo = dec_.neighbour[d][0], hi = dec_.neighbour[d][1];
     Kokkos::parallel_for(
-        "halo::unpack", Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<long>>(0, 2 * n), KOKKOS_LAMBDA(const long k) {
-          const auto e = s.entry(k);
+        "halo::unpack", Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<long>>(0, 2 * n), KOKKOS_LAMBDA(const long m) {
+          const auto e = s.entry(m);
           if ((e.side == 0 ? lo : hi) < 0) return;
-          long i, j;
-          s.at(e.side == 0 ? s.begin - s.ghost + e.layer : s.end + e.layer, e.t, i, j);
-          field(e.c, i, j) = recv(k);
+          long i, j, k;
+          s.at(e.side == 0 ? s.begin - s.ghost + e.layer : s.end + e.layer, e.t, i, j, k);
+          field(e.c, i, j, k) = recv(m);
         });
   }
 
@@ -328,26 +349,26 @@ class HaloExchange {
     const long n = s.count();
     Kokkos::parallel_for(
         "halo::physical_boundary", Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<long>>(0, n),
-        KOKKOS_LAMBDA(const long k) {
-          const auto e = s.entry(k);            // one side's slab: e.side is 0
+        KOKKOS_LAMBDA(const long m) {
+          const auto e = s.entry(m);            // one side's slab: e.side is 0
           const long t = e.t, layer = e.layer;  // layer 0 touches the interior
           const int c = e.c;
-          long i, j, si, sj;
-          s.at(side == 0 ? s.begin - 1 - layer : s.end + layer, t, i, j);
+          long i, j, k, si, sj, sk;
+          s.at(side == 0 ? s.begin - 1 - layer : s.end + layer, t, i, j, k);
           if (inflow && values(applies, layer, t) != Real(0)) {
-            field(c, i, j) = values(c, layer, t);
+            field(c, i, j, k) = values(c, layer, t);
             return;
           }
           if (kind == BoundaryKind::fixed) {
-            field(c, i, j) = fixed[c];
+            field(c, i, j, k) = fixed[c];
             return;
           }
           // outflow copies the edge entry, reflecting mirrors the layer.
           const long src = kind == BoundaryKind::outflow ? (side == 0 ? s.begin : s.end - 1)
                                                          : (side == 0 ? s.begin + layer : s.end - 1 - layer);
-          s.at(src, t, si, sj);
-          const Real value = field(c, si, sj);
-          field(c, i, j) = kind == BoundaryKind::reflecting && c == normal ? -value : value;
+          s.at(src, t, si, sj, sk);
+          const Real value = field(c, si, sj, sk);
+          field(c, i, j, k) = kind == BoundaryKind::reflecting && c == normal ? -value : value;
         });
   }
 

@@ -7,17 +7,20 @@
 
 #include "core/config.hpp"
 
+#include <stdexcept>
 #include <string>
 #include <vector>
 
 namespace cfd::problem_table {
 
-// The problem named `name`, or nullptr.
+// The problem named `name`. Names come from the choice key, which accepts
+// only the table's names, so another one is a bug: a logic_error, not a null
+// pointer for the caller to dereference.
 template <class Problem>
 const Problem* find(const std::vector<Problem>& table, const std::string& name) {
   for (const Problem& p : table)
     if (name == p.name) return &p;
-  return nullptr;
+  throw std::logic_error("no problem named '" + name + "' in the table");
 }
 
 // The choices of the key that picks a problem, in the table's order.

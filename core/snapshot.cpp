@@ -210,13 +210,19 @@ void SnapshotSeries::write_xdmf() const {
   // cfdrun.read_xdmf and older copies of it take for the step's file).
   // XDMF takes dimensions slowest first (z y x).
   //
+  // 3D runs are a 3DRectMesh of their own coordinates (VXVYVZ from the
+  // snapshot's grid/x ... datasets: the faces for cells, the points for
+  // nodes), fields "nz ny nx": a grid of cells with two points or more in
+  // every direction, which all three readers load (as an Outline, ParaView's
+  // default for volumes), so no mesh file is needed.
+  //
   // The vector `velocity` is a JOIN function of the velocity datasets
   // (xdmf_velocity); the legacy reader evaluates it, the Xdmf3 readers skip
   // it ("Skipping unrecognized array type [None]") and load the scalars.
-  const bool cell = grid_.centering == Centering::cell;
-  const long nx = grid_.n[0], ny = grid_.ndim > 1 ? grid_.n[1] : 1;
+  const bool cell = grid_.centering == Centering::cell, volume = grid_.ndim == 3;
+  const long nx = grid_.n[0], ny = grid_.ndim > 1 ? grid_.n[1] : 1, nz = volume ? grid_.n[2] : 1;
   const std::string mesh = prefix_ + "_mesh.hdf5";
-  if (cell && !entries_.empty()) {
+  if (cell && !volume && !entries_.empty()) {
     const std::string mesh_path = dir_ + "/" + mesh;
     if (entries_.size() == 1 || !files::entry_exists(mesh_path)) {
       claim(mesh_path);
@@ -227,8 +233,10 @@ void SnapshotSeries::write_xdmf() const {
   std::ostringstream x;
   x << "<?xml version=\"1.0\" ?>\n<!DOCTYPE Xdmf SYSTEM \"Xdmf.dtd\" []>\n<Xdmf Version=\"3.0\">\n <Domain>\n"
     << "  <Grid Name=\"" << prefix_ << "\" GridType=\"Collection\" CollectionType=\"Temporal\">\n";
-  const std::string field_dims = cell ? (grid_.ndim > 1 ? std::to_string(ny) + " " : std::string()) + std::to_string(nx)
-                                      : "1 " + std::to_string(ny) + " " + std::to_string(nx);
+  const std::string field_dims = volume ? std::to_string(nz) + " " + std::to_string(ny) + " " + std::to_string(nx)
+                                 : cell
+                                     ? (grid_.ndim > 1 ? std::to_string(ny) + " " : std::string()) + std::to_string(nx)
+                                     : "1 " + std::to_string(ny) + " " + std::to_string(nx);
   const std::string center = cell ? "Cell" : "Node";
   const std::vector<std::string> velocity = xdmf_velocity(field_names_, grid_.ndim);
   const long cells = nx * ny, points = (nx + 1) * (grid_.ndim > 1 ? ny + 1 : 1);
@@ -239,7 +247,19 @@ void SnapshotSeries::write_xdmf() const {
     };
     x << "   <Grid Name=\"step " << e.step << "\" GridType=\"Uniform\">\n"
       << "    <Time Value=\"" << format_real(e.time) << "\"/>\n";
-    if (!cell) {
+    if (volume) {
+      // Points: one more than cells in every direction.
+      const int more = cell ? 1 : 0;
+      const char* axis[3] = {"x", "y", "z"};
+      x << "    <Topology TopologyType=\"3DRectMesh\" Dimensions=\"" << nz + more << " " << ny + more << " "
+        << nx + more << "\"/>\n"
+        << "    <Geometry GeometryType=\"VXVYVZ\">\n";
+      for (int d = 0; d < 3; ++d)
+        x << "     <DataItem Dimensions=\"" << grid_.n[d] + more
+          << "\" NumberType=\"Float\" Precision=\"8\" Format=\"HDF\">" << e.file << ":/grid/" << axis[d]
+          << (cell ? "_faces" : "") << "</DataItem>\n";
+      x << "    </Geometry>\n";
+    } else if (!cell) {
       x << "    <Topology TopologyType=\"3DRectMesh\" Dimensions=\"1 " << ny << " " << nx << "\"/>\n"
         << "    <Geometry GeometryType=\"VXVYVZ\">\n"
         << "     <DataItem Dimensions=\"" << nx << "\" NumberType=\"Float\" Precision=\"8\" Format=\"HDF\">" << e.file
@@ -268,7 +288,7 @@ void SnapshotSeries::write_xdmf() const {
         if (!v.empty()) x << "      " << field(v) << "\n";
       x << "     </DataItem>\n    </Attribute>\n";
     }
-    if (cell) {
+    if (cell && !volume) {
       const int corners = grid_.ndim > 1 ? 4 : 2;
       x << "    <Topology TopologyType=\"" << (grid_.ndim > 1 ? "Quadrilateral" : "Polyline\" NodesPerElement=\"2")
         << "\" NumberOfElements=\"" << cells << "\">\n"

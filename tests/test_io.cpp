@@ -148,6 +148,54 @@ TEST(Hdf5, CellCentredGridHasFaces) {
   fs::remove_all(dir);
 }
 
+// 3D: datasets [nz][ny][nx], x fastest, and a 3DRectMesh of the faces (cells)
+// or points (nodes) in the XDMF index, no mesh file.
+TEST(Hdf5, ThreeDimensionalGridIsARectilinearVolume) {
+  const std::string dir = fresh_dir("volume");
+  cfd::prepare_output_dir(dir, false);
+  const cfd::GridBlock grid = cfd::GridBlock::whole(3, cfd::Centering::cell, {4, 3, 2}, 2, {0, 0, 0}, {1, 1, 1});
+  cfd::SnapshotSeries series(dir, "v", cfd::decompose(grid, {false, false, false}),
+                             {"x", "fp64", "right", "Serial", ""});
+  std::vector<double> rho(24), vx(24);
+  for (int k = 0; k < 24; ++k) rho[k] = 1 + k, vx[k] = -k;
+  const std::string path = series.write<double>(0, 0.0, {{"rho", rho}, {"vx", vx}});
+  const cfd::H5Array a = cfd::h5_read_array(path, "fields/rho");
+  ASSERT_EQ(a.dims, (std::vector<hsize_t>{2, 3, 4}));
+  EXPECT_EQ(a.values, rho);
+  EXPECT_EQ(cfd::h5_read_array(path, "grid/z").values, (std::vector<double>{0.25, 0.75}));
+  EXPECT_EQ(cfd::h5_read_array(path, "grid/z_faces").values, (std::vector<double>{0, 0.5, 1}));
+  const std::string xdmf = slurp(series.xdmf_path());
+  const std::string topology =
+      "    <Topology TopologyType=\"3DRectMesh\" Dimensions=\"3 4 5\"/>\n"
+      "    <Geometry GeometryType=\"VXVYVZ\">\n"
+      "     <DataItem Dimensions=\"5\" NumberType=\"Float\" Precision=\"8\" "
+      "Format=\"HDF\">v_00000000.h5:/grid/x_faces</DataItem>\n"
+      "     <DataItem Dimensions=\"4\" NumberType=\"Float\" Precision=\"8\" "
+      "Format=\"HDF\">v_00000000.h5:/grid/y_faces</DataItem>\n"
+      "     <DataItem Dimensions=\"3\" NumberType=\"Float\" Precision=\"8\" "
+      "Format=\"HDF\">v_00000000.h5:/grid/z_faces</DataItem>\n"
+      "    </Geometry>\n"
+      "    <Attribute Name=\"rho\" AttributeType=\"Scalar\" Center=\"Cell\">\n"
+      "     <DataItem Dimensions=\"2 3 4\" NumberType=\"Float\" Precision=\"8\" "
+      "Format=\"HDF\">v_00000000.h5:/fields/rho</DataItem>\n";
+  EXPECT_NE(xdmf.find(topology), std::string::npos) << xdmf;
+  EXPECT_NE(xdmf.find("Function=\"JOIN($0, 0 * $0, 0 * $0)\" Dimensions=\"2 3 4 3\""), std::string::npos) << xdmf;
+  EXPECT_FALSE(fs::exists(dir + "/v_mesh.hdf5"));
+  fs::remove_all(dir);
+  // Nodes: the points themselves.
+  const std::string node_dir = fresh_dir("volume_nodes");
+  cfd::prepare_output_dir(node_dir, false);
+  const cfd::GridBlock nodes = cfd::GridBlock::whole(3, cfd::Centering::node, {4, 3, 2}, 1, {0, 0, 0}, {3, 2, 1});
+  cfd::SnapshotSeries node_series(node_dir, "n", cfd::decompose(nodes, {false, false, false}),
+                                  {"x", "fp64", "right", "Serial", ""});
+  node_series.write<double>(0, 0.0, {{"u", rho}});
+  const std::string node_xdmf = slurp(node_series.xdmf_path());
+  EXPECT_NE(node_xdmf.find("<Topology TopologyType=\"3DRectMesh\" Dimensions=\"2 3 4\"/>"), std::string::npos)
+      << node_xdmf;
+  EXPECT_NE(node_xdmf.find("n_00000000.h5:/grid/z</DataItem>"), std::string::npos) << node_xdmf;
+  fs::remove_all(node_dir);
+}
+
 TEST(Hdf5, OneDimensionalCellsAreLines) {
   const std::string dir = fresh_dir("cells1d");
   const cfd::GridBlock grid = cfd::GridBlock::whole(1, cfd::Centering::cell, {4, 1, 1}, 2, {0, 0, 0}, {1, 0, 0});

@@ -55,7 +55,7 @@ TEST(SodProblems, TheChoiceAndItsKeysAreMadeFromTheTable) {
     for (const auto& k : p.keys())
       EXPECT_EQ(key_of("sod", k.path).belongs_to, std::string("sod.initial=") + p.name) << k.path;
   }
-  EXPECT_EQ(cfd::sod::find_problem("nosuch"), nullptr);
+  EXPECT_THROW(cfd::sod::find_problem("nosuch"), std::logic_error);
   EXPECT_EQ(key_of("sod", "state.diaphragm").default_value, "0.5");
 }
 
@@ -140,4 +140,9 @@ TEST(DiffusionProblems, SpikeAndSineAreTheOriginalsAtEveryPoint) {
   double total = 0;
   for (double v : uc) total += v;
   EXPECT_EQ(total, 1.0);
+  // but a problem chosen without its state is refused, not run as the spike.
+  cfd::diffusion::Params chosen = p;
+  chosen.initial = nullptr;
+  using Solver = cfd::diffusion::Solver<double, Kokkos::LayoutLeft>;
+  EXPECT_THROW(Solver{chosen}, std::logic_error);
 }

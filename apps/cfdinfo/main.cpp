@@ -153,6 +153,7 @@ void print_file(const FileInfo& f) {
   };
   std::string grid = count("global_nx");
   if (f.number.count("global_ny")) grid += " x " + count("global_ny");
+  if (f.number.count("global_nz")) grid += " x " + count("global_nz");
   std::printf("  grid       %s %s, %s, layout %s\n", grid.c_str(), text("centering") == "cell" ? "cells" : "points",
               text("precision").c_str(), text("layout").c_str());
   std::printf("  written on %.0f rank(s), process grid %s, by %s\n", num("ranks"), text("process_grid").c_str(),

@@ -49,6 +49,9 @@ class Solver {
         v_("diffusion::v", grid_.extent(0), grid_.extent(1)),
         halo_(dec, 1, FaceBoundaries<Real>{}) {
     // Params made by hand (tests, cfdbench) start from the problem's default, the spike.
+    // A problem chosen without its state set is a caller's mistake, not a spike.
+    if (!p_.initial && p_.problem && p_.problem != &problems_list::spike)
+      throw std::logic_error(std::string("diffusion: problem '") + p_.problem->name + "' without its initial state");
     if (!p_.initial) p_.problem = &problems_list::spike, p_.initial = centre_spike(p_.nx, p_.ny);
     // A pass of k fused steps reads k points into a neighbour rank's block.
     if (p.fused_steps > 1 && dec.comm.size() > 1 && grid_.ghost < p.fused_steps)

@@ -104,11 +104,13 @@ class Snapshot:
     path, solver, step, time       what the file says about itself
     attrs                          every root attribute as plain Python values
     configuration, config          the resolved case file: its text, and {"section.key": "value"}
-    centering, ndim, shape         "node" or "cell"; 1 or 2; the fields' shape ((ny, nx) or (nx,))
+    centering, ndim, shape         "node" or "cell"; 1, 2 or 3; the fields' shape ((nz, ny, nx), (ny, nx)
+                                   or (nx,): x fastest)
     fields                         {name: numpy array}, read on first use
     units, descriptions            {name: str} of the fields
-    x, y                           coordinates of the points or cell centres (y None in 1D)
-    x_faces, y_faces               cell faces (cell-centred solvers), else None
+    x, y, z                        coordinates of the points or cell centres (None where the run has no
+                                   such axis)
+    x_faces, y_faces, z_faces      cell faces (cell-centred solvers), else None
     coordinate_units               the grid's units ("1", "m", "Lx", "dx", ...)
     output_format                  the snapshot format version (1: files without the attribute)
     """
@@ -127,10 +129,11 @@ class Snapshot:
                 self.units = {n: text(h["fields/" + n].attrs.get("units", "")) for n in names}
                 self.descriptions = {n: text(h["fields/" + n].attrs.get("description", n)) for n in names}
                 self.shape = h["fields/" + names[0]].shape if names else ()
-                grid = {k: h["grid/" + k][...] for k in ("x", "y", "x_faces", "y_faces") if "grid/" + k in h}
+                grid = {k: h["grid/" + k][...] for k in ("x", "y", "z", "x_faces", "y_faces", "z_faces")
+                        if "grid/" + k in h}
                 self.coordinate_units = text(h["grid/x"].attrs.get("units", ""))
                 self.coordinate_descriptions = {k: text(h["grid/" + k].attrs.get("description", k))
-                                                for k in ("x", "y") if k in grid}
+                                                for k in ("x", "y", "z") if k in grid}
             except (OSError, KeyError, ValueError) as e:
                 raise CfdrunError(f"{self.path}: a damaged snapshot ({' '.join(str(e).split())})") from None
         self.solver = text(self.attrs["solver"])
@@ -142,9 +145,9 @@ class Snapshot:
         self.configuration = text(self.attrs.get("configuration", ""))
         self.config = parse_configuration(self.configuration)
         self.centering = text(self.attrs.get("centering", "cell" if "x_faces" in grid else "node"))
-        self.x, self.y = grid["x"], grid.get("y")
-        self.x_faces, self.y_faces = grid.get("x_faces"), grid.get("y_faces")
-        self.ndim = 2 if self.y is not None else 1
+        self.x, self.y, self.z = grid["x"], grid.get("y"), grid.get("z")
+        self.x_faces, self.y_faces, self.z_faces = grid.get("x_faces"), grid.get("y_faces"), grid.get("z_faces")
+        self.ndim = 3 if self.z is not None else 2 if self.y is not None else 1
         self.fields = Fields(self.path, names)
 
     def __getitem__(self, name):
@@ -172,40 +175,64 @@ class Snapshot:
         """The cell edges along an axis: the faces of cell-centred data; for
         node-centred data (diffusion) the midpoints between the points, the
         outer ones half a spacing out, so every point owns a cell."""
-        faces = self.x_faces if axis == "x" else self.y_faces
+        if axis not in ("x", "y", "z"):
+            raise ValueError(f"{self.path}: no axis {axis!r} (x, y or z)")
+        faces = getattr(self, axis + "_faces")
         if faces is not None:
             return faces
-        c = self.x if axis == "x" else self.y
+        c = getattr(self, axis)
         if c is None:
-            raise ValueError(f"{self.path}: a 1D snapshot has no {axis} axis")
+            raise ValueError(f"{self.path}: a {self.ndim}D snapshot has no {axis} axis")
         if c.size == 1:
             return np.array([c[0] - 0.5, c[0] + 0.5])
         mid = 0.5 * (c[1:] + c[:-1])
         return np.concatenate([[c[0] - (mid[0] - c[0])], mid, [c[-1] + (c[-1] - mid[-1])]])
 
     def cell_volumes(self):
-        """The area (2D) or length (1D) each value stands for, in the grid's
-        units, shaped as the fields: sum(field * cell_volumes()) is the
-        total that euler2d's history reports as e.g. `mass`."""
+        """The volume (3D), area (2D) or length (1D) each value stands for,
+        in the grid's units, shaped as the fields: sum(field *
+        cell_volumes()) is the total that euler2d's history reports as e.g.
+        `mass`."""
         dx = np.diff(self.edges("x"))
         if self.ndim == 1:
             return dx
-        return np.outer(np.diff(self.edges("y")), dx)
+        area = np.outer(np.diff(self.edges("y")), dx)
+        if self.ndim == 2:
+            return area
+        return np.diff(self.edges("z"))[:, None, None] * area[None, :, :]
+
+    def plane(self, name, axis="z", at=None):
+        """A cut of a 3D field normal to `axis` ("x", "y" or "z"): the plane
+        of cells (points) whose coordinate is nearest to `at` (default: the
+        middle one). Returns (values, (row axis, row coordinates),
+        (column axis, column coordinates), coordinate of the plane):
+        values[row, column], rows y and columns x for a z plane, z and x for
+        y, z and y for x."""
+        if self.ndim != 3:
+            raise ValueError(f"{self.path}: a {self.ndim}D snapshot has no planes (plane() is for 3D)")
+        if axis not in ("x", "y", "z"):
+            raise ValueError(f"{self.path}: no axis {axis!r} (x, y or z)")
+        c = getattr(self, axis)
+        k = len(c) // 2 if at is None else int(np.argmin(np.abs(c - at)))
+        v = self.fields[name]  # [z][y][x]
+        if axis == "z":
+            return v[k, :, :], ("y", self.y), ("x", self.x), float(c[k])
+        if axis == "y":
+            return v[:, k, :], ("z", self.z), ("x", self.x), float(c[k])
+        return v[:, :, k], ("z", self.z), ("y", self.y), float(c[k])
 
     def to_xarray(self):
-        """The snapshot as an xarray.Dataset: each field a variable on (y, x)
-        or (x), the coordinates with their units, the root attributes
+        """The snapshot as an xarray.Dataset: each field a variable on
+        (z, y, x), (y, x) or (x), the coordinates with their units, the root attributes
         (time, step, solver, ...) as the dataset's attrs. Needs xarray."""
         try:
             import xarray as xr
         except ImportError as e:
             raise ImportError(f"to_xarray needs xarray ({e}); Debian: apt-get install python3-xarray") from e
-        dims = ("y", "x") if self.ndim == 2 else ("x",)
-        coords = {"x": ("x", self.x, {"units": self.coordinate_units,
-                                      "description": self.coordinate_descriptions.get("x", "x")})}
-        if self.ndim == 2:
-            coords["y"] = ("y", self.y, {"units": self.coordinate_units,
-                                         "description": self.coordinate_descriptions.get("y", "y")})
+        dims = ("z", "y", "x")[3 - self.ndim:]
+        coords = {a: (a, getattr(self, a), {"units": self.coordinate_units,
+                                            "description": self.coordinate_descriptions.get(a, a)})
+                  for a in dims}
         variables = {n: (dims, self.fields[n], {"units": self.units[n], "description": self.descriptions[n]})
                      for n in self.fields}
         # netCDF takes numbers and strings as attributes, not lists.

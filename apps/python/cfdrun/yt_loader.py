@@ -44,7 +44,8 @@ def _periodicity(snap):
     if snap.solver == "euler2d":
         x = c.get("boundary.x_lo") == "periodic" and c.get("boundary.x_hi") == "periodic"
         y = c.get("boundary.y_lo") == "periodic" and c.get("boundary.y_hi") == "periodic"
-        return (x, y, True)
+        z = snap.ndim < 3 or (c.get("boundary.z_lo") == "periodic" and c.get("boundary.z_hi") == "periodic")
+        return (x, y, z)
     return (False, True, True) if snap.ndim == 1 else (False, False, True)
 
 
@@ -66,7 +67,11 @@ def yt_load(source, fields=None):
     snap = source if isinstance(source, Snapshot) else open_snapshot(os.fspath(source))
     names = list(fields) if fields is not None else snap.field_names
     ex = snap.edges("x")
-    if snap.ndim == 2:
+    if snap.ndim == 3:
+        ey, ez = snap.edges("y"), snap.edges("z")
+        dims = (snap.x.size, snap.y.size, snap.z.size)
+        bbox = np.array([[ex[0], ex[-1]], [ey[0], ey[-1]], [ez[0], ez[-1]]])
+    elif snap.ndim == 2:
         ey = snap.edges("y")
         dims = (snap.x.size, snap.y.size, 1)
         bbox = np.array([[ex[0], ex[-1]], [ey[0], ey[-1]], [0.0, 1.0]])
@@ -75,9 +80,9 @@ def yt_load(source, fields=None):
         bbox = np.array([[ex[0], ex[-1]], [0.0, 1.0], [0.0, 1.0]])
     data = {}
     for n in names:
-        # cfdrun stores [ny][nx] with x fastest; yt wants [x][y][z].
+        # cfdrun stores [nz][ny][nx] with x fastest; yt wants [x][y][z].
         v = np.asarray(snap.fields[n], dtype=np.float64)
-        v = v.T.reshape(dims) if snap.ndim == 2 else v.reshape(dims)
+        v = v.T.reshape(dims) if snap.ndim > 1 else v.reshape(dims)
         data[n] = (np.ascontiguousarray(v), _yt_units(snap.units.get(n, "")))
     length_unit = (1.0, "m") if snap.coordinate_units == "m" else 1.0
     time_unit = (1.0, "s") if snap.coordinate_units == "m" else None

@@ -39,7 +39,7 @@ struct Problem {
 
 // Every problem, the default (kh_mcnally) first.
 const std::vector<Problem>& problems();
-// The problem named `name`, or nullptr.
+// The problem named `name` (a name outside the table is a logic_error).
 const Problem* find_problem(const std::string& name);
 // The keys of every problem's section: its domain and constants, each
 // belonging to its problem's choice of euler2d.problem.

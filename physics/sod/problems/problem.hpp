@@ -31,7 +31,7 @@ struct Problem {
 
 // Every problem, the default (tube, the original) first.
 const std::vector<Problem>& problems();
-// The problem named `name`, or nullptr.
+// The problem named `name` (a name outside the table is a logic_error).
 const Problem* find_problem(const std::string& name);
 // Every problem's keys, each belonging to its choice of sod.initial.
 std::vector<KeySpec> problem_keys();
