@@ -102,8 +102,8 @@ FileInfo read_file(const std::string& path) {
        {"solver", "precision", "layout", "execution_space", "cfdrun_version", "git_revision", "kokkos_version",
         "process_grid", "writer", "centering", "configuration", "fault", "kind", "kept_checkpoints"})
     if (cfd::h5_has_attribute(path, a)) info.text[a] = cfd::h5_read_string_attribute(path, a);
-  for (const char* a : {"step", "time", "global_nx", "global_ny", "ranks", "ranks_x", "ranks_y", "timing_loop_s",
-                        "cell_updates_per_s", "checkpoint_format"})
+  for (const char* a : {"step", "time", "global_nx", "global_ny", "global_nz", "ranks", "ranks_x", "ranks_y", "ranks_z",
+                        "timing_loop_s", "cell_updates_per_s", "checkpoint_format"})
     if (cfd::h5_has_attribute(path, a)) info.number[a] = cfd::h5_read_real_attribute(path, a);
   const bool checkpoint = info.text.count("kind") && info.text["kind"] == "cfdrun checkpoint";
   info.kind = checkpoint ? "checkpoint" : info.text.count("fault") ? "diagnosis" : "snapshot";
