@@ -153,7 +153,10 @@ std::vector<KeySpec> parallel_keys(int ndim) {
                  KeyType::integer,
                  "0",
                  std::string("ranks along ") + "xyz"[d] + " under mpirun (0: chosen by MPI_Dims_create, " +
-                     (ndim > 1 ? "the most along y" : "all of them") + ")",
+                     (d == 2     ? "on 3D grids; 1 on 2D ones"
+                      : ndim > 1 ? "the most along y"
+                                 : "all of them") +
+                     ")",
                  {},
                  0,
                  1e6});

@@ -17,7 +17,8 @@ const std::vector<SolverEntry>& solvers() {
       {"sod", "1D Navier-Stokes shock tube: KEEP (the original) or PLM + HLLC + SSP-RK2 (docs/problems.md section 2)",
        "docs/sod.md", sod::keys, [](const Config& c) { sod::params(c); }, sod::run},
       {"euler2d",
-       "2D compressible Euler, MUSCL + HLLE/HLLC/LLF, Kelvin-Helmholtz and more (docs/problems.md section 3)",
+       "2D compressible Euler (3D grids with grid.nz > 1), MUSCL + HLLE/HLLC/LLF, Kelvin-Helmholtz and more "
+       "(docs/problems.md section 3)",
        "docs/kh.md", euler2d::keys, [](const Config& c) { euler2d::params(c); }, euler2d::run},
   };
   return table;

@@ -76,7 +76,7 @@ it runs in a child process).
 )";
 
 struct Input {
-  long nx = 0, ny = 1;
+  long nx = 0, ny = 1, nz = 1;
   int bytes = 8;
   std::vector<double> values;
 };
@@ -144,7 +144,11 @@ Input load(const Source& src, const std::string& field) {
                                                        : "its " + src.sets.group + ": " + joined(src.sets.names)));
     cfd::H5Array a = cfd::h5_read_array(path, src.sets.group + "/" + field);
     in.bytes = a.stored_bytes;
-    if (a.dims.size() == 2) {
+    if (a.dims.size() == 3) {  // (z, y, x)
+      in.nz = static_cast<long>(a.dims[0]);
+      in.ny = static_cast<long>(a.dims[1]);
+      in.nx = static_cast<long>(a.dims[2]);
+    } else if (a.dims.size() == 2) {
       in.ny = static_cast<long>(a.dims[0]);
       in.nx = static_cast<long>(a.dims[1]);
     } else if (a.dims.size() == 1) {
@@ -273,7 +277,7 @@ struct Result {
   Input ref, cand;                          // (values released after the comparison)
   cfd::Tolerance tol{};
   cfd::Comparison c;
-  long worst_i = 0, worst_j = 0;
+  long worst_i = 0, worst_j = 0, worst_k = 0;  // worst_k: 3D grids only
 };
 
 // Kokkos, initialised for the first comparison and kept for the others.
@@ -292,6 +296,17 @@ class LazyKokkos {
   std::optional<cfd::KokkosSession> session_;
 };
 
+// "nx x ny", or "nx x ny x nz" for a 3D grid.
+std::string shape(const Input& in) {
+  return std::to_string(in.nx) + " x " + std::to_string(in.ny) + (in.nz > 1 ? " x " + std::to_string(in.nz) : "");
+}
+
+// "i=3 j=4", or "i=3 j=4 k=5" on a 3D grid.
+std::string worst_point(const Result& r) {
+  return "i=" + std::to_string(r.worst_i) + " j=" + std::to_string(r.worst_j) +
+         (r.worst_k > 0 ? " k=" + std::to_string(r.worst_k) : "");
+}
+
 Result compare_field(const Source& a, const Source& b, const std::string& field, const Settings& s,
                      LazyKokkos& kokkos) {
   Result r;
@@ -304,10 +319,9 @@ Result compare_field(const Source& a, const Source& b, const std::string& field,
   } catch (const std::exception& e) {
     throw BadInput(e.what());
   }
-  if (r.ref.nx != r.cand.nx || r.ref.ny != r.cand.ny)
+  if (r.ref.nx != r.cand.nx || r.ref.ny != r.cand.ny || r.ref.nz != r.cand.nz)
     throw BadInput("grids differ" + (r.field.empty() ? std::string() : " in field " + r.field) + ": " + a.path +
-                   " is " + std::to_string(r.ref.nx) + " x " + std::to_string(r.ref.ny) + ", " + b.path + " is " +
-                   std::to_string(r.cand.nx) + " x " + std::to_string(r.cand.ny));
+                   " is " + shape(r.ref) + ", " + b.path + " is " + shape(r.cand));
   r.tol = cfd::default_tolerance(r.ref.bytes, r.cand.bytes);
   if (s.atol >= 0) r.tol.atol = s.atol;
   if (s.rtol >= 0) r.tol.rtol = s.rtol;
@@ -320,7 +334,8 @@ Result compare_field(const Source& a, const Source& b, const std::string& field,
   r.ref.values = {};
   r.cand.values = {};
   r.worst_i = r.c.worst_index >= 0 ? r.c.worst_index % r.ref.nx + 1 : 0;
-  r.worst_j = r.c.worst_index >= 0 ? r.c.worst_index / r.ref.nx + 1 : 0;
+  r.worst_j = r.c.worst_index >= 0 ? r.c.worst_index / r.ref.nx % r.ref.ny + 1 : 0;
+  r.worst_k = r.c.worst_index >= 0 && r.ref.nz > 1 ? r.c.worst_index / (r.ref.nx * r.ref.ny) + 1 : 0;
   return r;
 }
 
@@ -328,7 +343,7 @@ const char* precision(const Input& in) { return in.bytes == 4 ? "fp32" : "fp64";
 
 // The full report of one field (the only report before fields were compared together).
 void print_report(const Result& r) {
-  std::printf("reference  %s (%ld x %ld, %s)\ncandidate  %s (%s)\n", r.reference.c_str(), r.ref.nx, r.ref.ny,
+  std::printf("reference  %s (%s, %s)\ncandidate  %s (%s)\n", r.reference.c_str(), shape(r.ref).c_str(),
               precision(r.ref), r.candidate.c_str(), precision(r.cand));
   if (!r.field.empty()) std::printf("field             %s\n", r.field.c_str());
   const cfd::Comparison& c = r.c;
@@ -341,8 +356,8 @@ void print_report(const Result& r) {
   if (c.ref_not_finite + c.candidate_not_finite > 0)
     std::printf("NaN or Inf        %ld in the reference, %ld in the candidate (each a failure)\n", c.ref_not_finite,
                 c.candidate_not_finite);
-  std::printf("worst point       i=%ld j=%ld (1-based): reference %.17g, candidate %.17g\n", r.worst_i, r.worst_j,
-              c.worst_ref, c.worst_candidate);
+  std::printf("worst point       %s (1-based): reference %.17g, candidate %.17g\n", worst_point(r).c_str(), c.worst_ref,
+              c.worst_candidate);
 }
 
 // One line of a field among several: `prefix` is the snapshot's name when folders are compared.
@@ -352,7 +367,7 @@ void print_line(const Result& r, const std::string& prefix) {
   if (c.ref_not_finite + c.candidate_not_finite > 0)
     extra = "  NaN or Inf: " + std::to_string(c.ref_not_finite) + " in the reference, " +
             std::to_string(c.candidate_not_finite) + " in the candidate";
-  if (c.failures > 0) extra += "  worst i=" + std::to_string(r.worst_i) + " j=" + std::to_string(r.worst_j);
+  if (c.failures > 0) extra += "  worst " + worst_point(r);
   std::printf("%s%-8s %10ld %14.6e %14.6e %10ld   %-4s  (atol %g, rtol %g)%s\n", prefix.c_str(), r.field.c_str(),
               c.count, c.max_abs, c.rel_l2, c.failures, c.failures == 0 ? "PASS" : "FAIL", r.tol.atol, r.tol.rtol,
               extra.c_str());

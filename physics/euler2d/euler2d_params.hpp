@@ -24,8 +24,9 @@ struct Params {
   const Problem* problem = nullptr;  // euler2d.problem, from the table (problems/problem.hpp)
   StateAt initial;                   // the problem's state (host only)
   long nx = 256, ny = 256;
-  std::array<double, 2> lo{0, 0}, hi{1, 1};  // domain, from the problem
-  long steps = 0;                            // 0: run to end_time
+  long nz = 1;                                     // > 1: a 3D grid (volume_solver.hpp)
+  std::array<double, 3> lo{0, 0, 0}, hi{1, 1, 1};  // domain, from the problem (z: 3D grids)
+  long steps = 0;                                  // 0: run to end_time
   double end_time = 2;
   double cfl = 0.4;
   bool fp32 = false;
@@ -37,7 +38,9 @@ struct Params {
   bool fused_stage = true;      // one kernel per stage (fused_stage.hpp); false: the split kernels
   double gamma = 5.0 / 3.0;
   std::array<BoundaryKind, 4> boundary{BoundaryKind::periodic, BoundaryKind::periodic, BoundaryKind::periodic,
-                                       BoundaryKind::periodic};  // x_lo, x_hi, y_lo, y_hi
+                                       BoundaryKind::periodic};                            // x_lo, x_hi, y_lo, y_hi
+  std::array<BoundaryKind, 2> boundary_z{BoundaryKind::periodic, BoundaryKind::periodic};  // 3D grids: z_lo, z_hi
+  bool three_d() const { return nz > 1; }
   std::array<InflowSide, 4> inflow;     // the formulas of the sides whose boundary is inflow (inflow_sides.hpp)
   double output_interval = 0;           // snapshots every this much simulated time (0: initial and final)
   std::array<double, 2> gravity{0, 0};  // a constant acceleration (gravity.x, gravity.y); the split kernels apply it

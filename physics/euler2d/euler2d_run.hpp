@@ -15,5 +15,10 @@ template <class Real>
 int run_case(const Config& config, const Params& p, const RunContext& context);
 extern template int run_case<float>(const Config&, const Params&, const RunContext&);
 extern template int run_case<double>(const Config&, const Params&, const RunContext&);
+// run_case on a 3D grid (grid.nz > 1; euler2d_case.cpp with CFDRUN_EULER2D_VOLUME).
+template <class Real>
+int run_volume_case(const Config& config, const Params& p, const RunContext& context);
+extern template int run_volume_case<float>(const Config&, const Params&, const RunContext&);
+extern template int run_volume_case<double>(const Config&, const Params&, const RunContext&);
 
 }  // namespace cfd::euler2d

@@ -27,6 +27,7 @@ namespace cfd::euler2d {
 
 struct Totals {
   double mass = 0, mom_x = 0, mom_y = 0, energy = 0, kh_mode = 0;
+  double mom_z = 0;  // 3D grids (volume_solver.hpp)
 };
 
 // The global grid of a case: nx x ny cells with two ghost layers.

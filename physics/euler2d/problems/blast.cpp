@@ -1,5 +1,6 @@
-// A circular blast: Sod's states inside and outside a circle, which the
-// blast test of tests/test_euler2d.cpp checks for mirror symmetry.
+// A circular blast: Sod's states inside and outside a circle (a sphere on a
+// 3D grid), which the blast tests of tests/test_euler2d.cpp and
+// tests/test_euler3d.cpp check for mirror symmetry.
 #include "physics/euler2d/euler2d_params.hpp"
 #include "physics/euler2d/problems/problem.hpp"
 
@@ -8,7 +9,8 @@ namespace cfd::euler2d {
 namespace {
 
 struct Blast {
-  double rho_inside, p_inside, rho_outside, p_outside, x_centre, y_centre, radius;
+  double rho_inside, p_inside, rho_outside, p_outside, x_centre, y_centre, z_centre, radius;
+  bool sphere;
 };
 
 std::vector<KeySpec> blast_keys() {
@@ -19,15 +21,17 @@ std::vector<KeySpec> blast_keys() {
           {"blast.p_outside", KeyType::real, "0.1", "pressure outside", {}, positive},
           {"blast.x_centre", KeyType::real, "0.5", "x of the blast's centre"},
           {"blast.y_centre", KeyType::real, "0.5", "y of the blast's centre"},
+          {"blast.z_centre", KeyType::real, "0.5", "z of the blast's centre (3D grids: a sphere)"},
           {"blast.radius", KeyType::real, "0.1", "blast radius", {}, 0}};
 }
 
-StateAt blast_state(const Config& c, const Params&) {
+StateAt blast_state(const Config& c, const Params& p) {
   auto get = [&](const char* key) { return c.get_real(std::string("blast.") + key); };
-  const Blast k{get("rho_inside"), get("p_inside"), get("rho_outside"), get("p_outside"),
-                get("x_centre"),   get("y_centre"), get("radius")};
-  return [k](double x, double y, double, double) {
-    const double r2 = (x - k.x_centre) * (x - k.x_centre) + (y - k.y_centre) * (y - k.y_centre);
+  const Blast k{get("rho_inside"), get("p_inside"), get("rho_outside"), get("p_outside"), get("x_centre"),
+                get("y_centre"),   get("z_centre"), get("radius"),      p.three_d()};
+  return [k](double x, double y, double z, double) {
+    double r2 = (x - k.x_centre) * (x - k.x_centre) + (y - k.y_centre) * (y - k.y_centre);
+    if (k.sphere) r2 += (z - k.z_centre) * (z - k.z_centre);
     return r2 < k.radius * k.radius ? gas::Primitive<double>{k.rho_inside, 0, 0, 0, k.p_inside}
                                     : gas::Primitive<double>{k.rho_outside, 0, 0, 0, k.p_outside};
   };

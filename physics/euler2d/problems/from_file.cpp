@@ -19,7 +19,7 @@ namespace {
 
 struct FileState {
   long nx = 0, ny = 0;
-  std::array<double, 2> lo{0, 0}, hi{1, 1};
+  std::array<double, 3> lo{0, 0, 0}, hi{1, 1, 1};
   std::vector<double> rho, vx, vy, p;  // (j, i), x fastest
 };
 

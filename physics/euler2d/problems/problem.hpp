@@ -50,7 +50,7 @@ std::string problems_description();
 // The table's entries, one per file.
 namespace problems_list {
 extern const Problem kh_mcnally, kh_seed;  // kelvin_helmholtz.cpp
-extern const Problem sod_x, sod_y;         // sod.cpp
+extern const Problem sod_x, sod_y, sod_z;  // sod.cpp
 extern const Problem vortex;               // vortex.cpp
 extern const Problem blast;                // blast.cpp
 extern const Problem expression;           // expression.cpp

@@ -8,7 +8,7 @@ namespace cfd::euler2d {
 
 const std::vector<Problem>& problems() {
   using namespace problems_list;
-  static const std::vector<Problem> table = {kh_mcnally, kh_seed, sod_x, sod_y, vortex, blast, expression, file};
+  static const std::vector<Problem> table = {kh_mcnally, kh_seed, sod_x, sod_y, sod_z, vortex, blast, expression, file};
   return table;
 }
 
@@ -21,7 +21,9 @@ std::vector<KeySpec> problem_keys() {
     std::vector<KeySpec> own = {{section + ".x_min", KeyType::real, lo, "lower x edge of the domain"},
                                 {section + ".x_max", KeyType::real, hi, "upper x edge of the domain"},
                                 {section + ".y_min", KeyType::real, lo, "lower y edge of the domain"},
-                                {section + ".y_max", KeyType::real, hi, "upper y edge of the domain"}};
+                                {section + ".y_max", KeyType::real, hi, "upper y edge of the domain"},
+                                {section + ".z_min", KeyType::real, lo, "lower z edge of the domain (3D grids)"},
+                                {section + ".z_max", KeyType::real, hi, "upper z edge of the domain (3D grids)"}};
     for (KeySpec& k : p.constants()) own.push_back(std::move(k));
     // Each key goes with its problem's choice (constants.* too): the resolved
     // configuration shows the chosen problem's only, and another problem's

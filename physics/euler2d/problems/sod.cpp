@@ -1,6 +1,7 @@
-// Sod's shock tube (Sod 1978) across a 2D box, along x or along y: the two
-// give the same profile bit for bit (tests/test_euler2d.cpp), which checks
-// that the solver treats its directions alike.
+// Sod's shock tube (Sod 1978) across a 2D box, along x or along y, or a 3D
+// one along x, y or z: they give the same profile bit for bit
+// (tests/test_euler2d.cpp, tests/test_euler3d.cpp), which checks that the
+// solvers treat their directions alike.
 #include "physics/euler2d/euler2d_params.hpp"
 #include "physics/euler2d/problems/problem.hpp"
 
@@ -15,11 +16,12 @@ struct Tube {
 std::vector<KeySpec> tube_keys(const std::string& sod) {
   const double positive = 1e-300;
   const std::string below = sod == "sod_x" ? "left of" : "below";
+  const std::string axis = sod.substr(4);
   return {{sod + ".rho_lo", KeyType::real, "1", "density " + below + " the interface", {}, positive},
           {sod + ".p_lo", KeyType::real, "1", "pressure " + below + " the interface", {}, positive},
           {sod + ".rho_hi", KeyType::real, "0.125", "density beyond the interface", {}, positive},
           {sod + ".p_hi", KeyType::real, "0.1", "pressure beyond the interface", {}, positive},
-          {sod + ".interface", KeyType::real, "0.5", std::string("the interface's ") + (sod == "sod_x" ? "x" : "y")}};
+          {sod + ".interface", KeyType::real, "0.5", std::string("the interface's ") + axis}};
 }
 
 Tube read_tube(const Config& c, const std::string& sod) {
@@ -54,6 +56,16 @@ extern const Problem sod_y{"sod_y",
                            [](const Config& c, const Params&) -> StateAt {
                              return [k = read_tube(c, "sod_y")](double, double y, double, double) {
                                return tube_state(k, y);
+                             };
+                           }};
+extern const Problem sod_z{"sod_z",
+                           "Sod's tube along z (3D grids, grid.nz > 1)",
+                           0,
+                           1,
+                           [] { return tube_keys("sod_z"); },
+                           [](const Config& c, const Params&) -> StateAt {
+                             return [k = read_tube(c, "sod_z")](double, double, double z, double) {
+                               return tube_state(k, z);
                              };
                            }};
 }  // namespace problems_list

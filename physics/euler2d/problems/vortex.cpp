@@ -14,7 +14,7 @@ namespace {
 struct Vortex {
   double strength, vx, vy;       // beta, and the velocity it is advected with
   double gamma;                  // of the gas
-  std::array<double, 2> lo, hi;  // the periodic box
+  std::array<double, 3> lo, hi;  // the periodic box
 };
 
 std::vector<KeySpec> vortex_keys() {

@@ -1,0 +1,370 @@
+// The euler2d method on a 3D grid (grid.nz > 1): conserved U(var, k, j, i)
+// on a block with two ghost layers in each direction, and a Runge-Kutta
+// stage as the split kernels of volume_kernels.hpp (primitives, x, y and z
+// fluxes, update), the halo filling W's ghosts in x, y and z in turn. The
+// 2D solver (euler2d_solver.hpp) keeps the fused stage, the tutorial's
+// faces, inflow sides, gravity and passive scalars; euler2d::params refuses
+// those with grid.nz > 1, naming the key.
+#pragma once
+
+#include "core/checkpoint.hpp"
+#include "core/decomposition.hpp"
+#include "core/grid.hpp"
+#include "core/halo.hpp"
+#include "core/parallel.hpp"
+#include "core/snapshot.hpp"
+#include "physics/euler2d/euler2d_params.hpp"
+#include "physics/euler2d/euler2d_solver.hpp"  // Totals
+#include "physics/euler2d/volume_kernels.hpp"
+
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+namespace cfd::euler2d {
+
+// The global grid of a 3D case: nx x ny x nz cells with two ghost layers.
+inline GridBlock make_volume_grid(const Params& p) {
+  return GridBlock::whole(3, Centering::cell, {p.nx, p.ny, p.nz}, ghost, p.lo, p.hi);
+}
+inline std::array<bool, 3> volume_periodic(const Params& p) {
+  return {p.boundary[0] == BoundaryKind::periodic, p.boundary[2] == BoundaryKind::periodic,
+          p.boundary_z[0] == BoundaryKind::periodic};
+}
+
+template <class Real>
+class VolumeSolver {
+ public:
+  explicit VolumeSolver(const Params& p) : VolumeSolver(p, decompose(make_volume_grid(p), volume_periodic(p))) {}
+  VolumeSolver(const Params& p, const Decomposition& dec)
+      : p_(p),
+        dec_(dec),
+        grid_(dec.block),
+        u_(array("euler2d::u", NCONS, 0, 0, 0)),
+        u_stage_(p.integrator == Integrator::euler ? Array4<Real>() : array("euler2d::u_stage", NCONS, 0, 0, 0)),
+        w_(array("euler2d::w", NPRIM, 0, 0, 0)),
+        fx_(array("euler2d::flux_x", NCONS, 0, 0, 1)),
+        fy_(array("euler2d::flux_y", NCONS, 0, 1, 0)),
+        fz_(array("euler2d::flux_z", NCONS, 1, 0, 0)),
+        halo_(dec, NPRIM, faces()) {
+    if (p.problem == nullptr || !p.initial)
+      throw std::logic_error("euler2d::VolumeSolver: Params without a problem (make them with euler2d::params)");
+    if (grid_.ndim != 3) throw std::logic_error("euler2d::VolumeSolver: a 3D decomposition");
+    if (p.original_faces || p.has_gravity() || p.scalars > 0)
+      throw std::logic_error("euler2d::VolumeSolver: the tutorial's faces, gravity and scalars are 2D only");
+    // Widths and their reciprocals as the 2D solver takes them, from the
+    // global face coordinates, so that every rank count gets the same ones.
+    for (int d = 0; d < 3; ++d) {
+      width_[d] = Array1<Real>("euler2d::width", grid_.extent(d));
+      inverse_[d] = Array1<Real>("euler2d::inverse_width", grid_.extent(d));
+      auto widths = Kokkos::create_mirror_view(width_[d]);
+      auto inverses = Kokkos::create_mirror_view(inverse_[d]);
+      for (long k = 0; k < grid_.extent(d); ++k) {
+        const long g = grid_.global_index(d, k);
+        widths(k) = Real(face(d, g + 1)) - Real(face(d, g));
+        inverses(k) = Real(1) / widths(k);
+      }
+      Kokkos::deep_copy(width_[d], widths);
+      Kokkos::deep_copy(inverse_[d], inverses);
+    }
+  }
+
+  // Face g and the centre of cell g along d, as the 2D solver takes them.
+  double face(int d, long g) const { return spacing(d) * static_cast<double>(g) + p_.lo[d]; }
+  double centre(int d, long g) const { return 0.5 * (face(d, g) + face(d, g + 1)); }
+
+  void set_initial_state(double time = 0) {
+    auto host = Kokkos::create_mirror_view(u_);
+    const Real gamma = Real(p_.gamma);
+    long bad = std::numeric_limits<long>::max();
+    double bad_values[2] = {0, 0};
+    for (long k = grid_.begin(2); k < grid_.end(2); ++k)
+      for (long j = grid_.begin(1); j < grid_.end(1); ++j)
+        for (long i = grid_.begin(0); i < grid_.end(0); ++i) {
+          const long gi = grid_.global_index(0, i), gj = grid_.global_index(1, j), gk = grid_.global_index(2, k);
+          const gas::Primitive<double> s = p_.initial(centre(0, gi), centre(1, gj), centre(2, gk), time);
+          const gas::Conserved<Real> c = gas::to_conserved(
+              gas::Primitive<Real>{Real(s.rho), Real(s.vx), Real(s.vy), Real(s.vz), Real(s.p)}, gamma);
+          host(IDN, k, j, i) = c.rho, host(IM1, k, j, i) = c.mx, host(IM2, k, j, i) = c.my;
+          host(IM3, k, j, i) = c.mz, host(IEN, k, j, i) = c.energy;
+          const CellPrimitives<Real> w = cell_primitives<true>(c.rho, c.mx, c.my, c.mz, c.energy, gamma);
+          const bool finite = std::isfinite(double(w.rho)) && std::isfinite(double(w.vx)) &&
+                              std::isfinite(double(w.vy)) && std::isfinite(double(w.vz)) && std::isfinite(double(w.p));
+          const long flat = (gk * p_.ny + gj) * p_.nx + gi;
+          if ((!finite || !(w.rho > Real(0)) || !(w.p > Real(0))) && flat < bad) {
+            bad = flat;
+            bad_values[0] = double(w.rho), bad_values[1] = double(w.p);
+          }
+        }
+    refuse_bad_initial_state(bad, bad_values);
+    Kokkos::deep_copy(u_, host);
+    step_ = 0;
+    time_ = 0;
+    primitives(u_);
+  }
+
+  double stable_dt() const {
+    const Real local =
+        min_3d<Real>("euler2d::dt_bound", grid_.begin(2), grid_.end(2), grid_.begin(1), grid_.end(1), grid_.begin(0),
+                     grid_.end(0), VolumeDtBound<Real, true>{u_, width_[0], width_[1], width_[2], Real(p_.gamma)});
+    return local < Real(0) || !(local == local) ? -1.0 : p_.cfl * static_cast<double>(local);
+  }
+
+  std::string fault() const {
+    auto u = u_;
+    const Real gamma = Real(p_.gamma);
+    const long nx = p_.nx, ny = p_.ny;
+    const long x0 = grid_.offset[0] - grid_.begin(0), y0 = grid_.offset[1] - grid_.begin(1),
+               z0 = grid_.offset[2] - grid_.begin(2);
+    long first = Kokkos::reduction_identity<long>::min();
+    Kokkos::parallel_reduce(
+        "euler2d::find_bad_cell", interior(),
+        KOKKOS_LAMBDA(const long k, const long j, const long i, long& m) {
+          const CellPrimitives<Real> w = cell_primitives<true>(u(IDN, k, j, i), u(IM1, k, j, i), u(IM2, k, j, i),
+                                                               u(IM3, k, j, i), u(IEN, k, j, i), gamma);
+          const long flat = ((z0 + k) * ny + (y0 + j)) * nx + (x0 + i);
+          if ((!(w.rho > 0) || !(w.p > 0)) && flat < m) m = flat;
+        },
+        Kokkos::Min<long>(first));
+    first = dec_.comm.min(first);
+    if (first == Kokkos::reduction_identity<long>::min()) return "";
+    const long gi = first % nx, gj = first / nx % ny, gk = first / (nx * ny);
+    double values[2] = {0, 0};
+    const long li = gi - grid_.offset[0] + grid_.begin(0), lj = gj - grid_.offset[1] + grid_.begin(1),
+               lk = gk - grid_.offset[2] + grid_.begin(2);
+    const bool owner = li >= grid_.begin(0) && li < grid_.end(0) && lj >= grid_.begin(1) && lj < grid_.end(1) &&
+                       lk >= grid_.begin(2) && lk < grid_.end(2);
+    if (owner) {
+      Real c[NCONS];
+      for (int v = 0; v < NCONS; ++v) Kokkos::deep_copy(c[v], Kokkos::subview(u_, v, lk, lj, li));
+      const CellPrimitives<Real> w = cell_primitives<true>(c[IDN], c[IM1], c[IM2], c[IM3], c[IEN], gamma);
+      values[0] = w.rho, values[1] = w.p;
+    }
+    dec_.comm.from_owner(owner, values, 2);
+    return "non-physical state at step " + std::to_string(step_) + ", t = " + format_real(time_) +
+           ": cell (i, j, k) = (" + std::to_string(gi + 1) + ", " + std::to_string(gj + 1) + ", " +
+           std::to_string(gk + 1) + ") has density " + format_real(values[0]) + " and pressure " +
+           format_real(values[1]);
+  }
+
+  void advance(double dt) {
+    const Real h = Real(dt);
+    switch (p_.integrator) {
+      case Integrator::euler: stage(u_, u_, u_, Real(0), Real(1), h); break;
+      case Integrator::rk2:  // as the 2D solver's split_step
+        stage(u_, u_, u_stage_, Real(0), Real(1), h);
+        stage(u_, u_stage_, u_, Real(0.5), Real(0.5), h);
+        break;
+      case Integrator::rk3:
+        stage(u_, u_, u_stage_, Real(0), Real(1), h);
+        stage(u_, u_stage_, u_stage_, Real(0.75), Real(0.25), h);
+        stage(u_, u_stage_, u_, Real(1) / Real(3), Real(2) / Real(3), h);
+        break;
+    }
+    ++step_;
+    time_ += dt;
+  }
+
+  // The totals over the box (sum of value * cell volume); kh_mode is
+  // McNally's amplitude over the whole volume, as the 2D solver's over its area.
+  Totals totals() const {
+    auto u = u_;
+    auto dx = width_[0], dy = width_[1], dz = width_[2];
+    const double hx = 1.0 / p_.nx, hy = 1.0 / p_.ny;
+    const long x0 = grid_.offset[0] - grid_.begin(0), y0 = grid_.offset[1] - grid_.begin(1);
+    double m = 0, mx = 0, my = 0, mz = 0, en = 0, s = 0, c = 0, d = 0;
+    Kokkos::parallel_reduce(
+        "euler2d::totals", interior(),
+        KOKKOS_LAMBDA(const long k, const long j, const long i, double& am, double& amx, double& amy, double& amz,
+                      double& aen, double& as, double& ac, double& ad) {
+          const double dv = static_cast<double>(dx(i)) * static_cast<double>(dy(j)) * static_cast<double>(dz(k));
+          am += u(IDN, k, j, i) * dv;
+          amx += u(IM1, k, j, i) * dv;
+          amy += u(IM2, k, j, i) * dv;
+          amz += u(IM3, k, j, i) * dv;
+          aen += u(IEN, k, j, i) * dv;
+          const double pi = 3.14159265358979323846;
+          const double x = (x0 + i + 0.5) * hx, y = (y0 + j + 0.5) * hy;
+          const double e =
+              y < 0.5 ? kmath::exp(-4 * pi * kmath::fabs(y - 0.25)) : kmath::exp(-4 * pi * kmath::fabs((1 - y) - 0.25));
+          const double vy = u(IM2, k, j, i) / u(IDN, k, j, i);
+          as += vy * kmath::sin(4 * pi * x) * e * dv;
+          ac += vy * kmath::cos(4 * pi * x) * e * dv;
+          ad += e * dv;
+        },
+        m, mx, my, mz, en, s, c, d);
+    double sums[8] = {m, mx, my, mz, en, s, c, d};
+    dec_.comm.sum(sums, 8);
+    const double ms = sums[5] / sums[7], mc = sums[6] / sums[7];
+    return {sums[0], sums[1], sums[2], sums[4], 2 * std::sqrt(ms * ms + mc * mc), sums[3]};
+  }
+
+  std::vector<HostField<Real>> fields() const {
+    with_reciprocal([&](auto) {
+      for_each_3d("euler2d::output_primitives", grid_.begin(2), grid_.end(2), grid_.begin(1), grid_.end(1),
+                  grid_.begin(0), grid_.end(0), VolumePrimitives<Real, true>{u_, u_stage_out(), Real(p_.gamma), true});
+    });
+    auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), u_stage_out());
+    std::vector<HostField<Real>> out{{"rho", {}, "1", "density"},
+                                     {"vx", {}, "1", "velocity along x"},
+                                     {"vy", {}, "1", "velocity along y"},
+                                     {"vz", {}, "1", "velocity along z"},
+                                     {"p", {}, "1", "pressure"}};
+    for (int v = 0; v < NCONS; ++v) out[v].values = owned(host, v);
+    return out;
+  }
+
+  std::vector<HostField<Real>> state() const {
+    auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), u_);
+    std::vector<HostField<Real>> out{{"rho", {}, "1", "density"},
+                                     {"mom_x", {}, "1", "momentum density rho*vx"},
+                                     {"mom_y", {}, "1", "momentum density rho*vy"},
+                                     {"mom_z", {}, "1", "momentum density rho*vz"},
+                                     {"energy", {}, "1", "total energy density"}};
+    for (int v = 0; v < NCONS; ++v) out[v].values = owned(host, v);
+    return out;
+  }
+  // The conserved state of the owned cells, component after component.
+  std::vector<Real> conserved() const {
+    std::vector<Real> out;
+    for (const auto& f : state()) out.insert(out.end(), f.values.begin(), f.values.end());
+    return out;
+  }
+  Attributes clock() const { return {{"step", static_cast<double>(step_)}, {"time", time_}}; }
+  void restore(const std::vector<HostField<Real>>& state, const Attributes& clock) {
+    auto host = Kokkos::create_mirror_view(u_);
+    for (int v = 0; v < NCONS; ++v) {
+      size_t n = 0;
+      for (long k = grid_.begin(2); k < grid_.end(2); ++k)
+        for (long j = grid_.begin(1); j < grid_.end(1); ++j)
+          for (long i = grid_.begin(0); i < grid_.end(0); ++i) host(v, k, j, i) = state.at(v).values.at(n++);
+    }
+    Kokkos::deep_copy(u_, host);
+    step_ = static_cast<long>(clock_value(clock, "step"));
+    time_ = clock_value(clock, "time");
+    primitives(u_);
+  }
+  void release() {
+    u_ = u_stage_ = w_ = fx_ = fy_ = fz_ = output_ = Array4<Real>();
+    for (auto& a : width_) a = Array1<Real>();
+    for (auto& a : inverse_) a = Array1<Real>();
+    halo_.release();
+  }
+
+  long step() const { return step_; }
+  double time() const { return time_; }
+  void land_on(double time) { time_ = time; }
+  const GridBlock& grid() const { return grid_; }
+  long updates_per_step() const { return grid_.owned_count(); }
+  // Unused by the 3D kernels: no passive scalars.
+  std::vector<double> scalar_totals() const { return {}; }
+
+ private:
+  double spacing(int d) const {
+    const long n = d == 0 ? p_.nx : d == 1 ? p_.ny : p_.nz;
+    return (p_.hi[d] - p_.lo[d]) / static_cast<double>(n);
+  }
+  // A (var, k, j, i) array over the block with its ghosts and `more` entries
+  // along each direction (the faces of a flux array).
+  Array4<Real> array(const std::string& label, int vars, int more_k, int more_j, int more_i) const {
+    return Array4<Real>(label, vars, grid_.extent(2) + more_k, grid_.extent(1) + more_j, grid_.extent(0) + more_i);
+  }
+  // Where fields() writes the output primitives: the stage buffer between
+  // steps, or with forward Euler (which has none) an array of its own.
+  Array4<Real> u_stage_out() const {
+    if (u_stage_.extent(0) > 0) return u_stage_;
+    if (output_.extent(0) == 0) output_ = array("euler2d::output", NCONS, 0, 0, 0);
+    return output_;
+  }
+  template <class F>
+  void with_reciprocal(F&& f) const {
+    f(std::true_type{});  // every scheme of 3D takes its primitives by a reciprocal (FaceScheme::reciprocal)
+  }
+  std::vector<Real> owned(const typename Array4<Real>::HostMirror& host, int v) const {
+    std::vector<Real> values;
+    values.reserve(grid_.owned_count());
+    for (long k = grid_.begin(2); k < grid_.end(2); ++k)
+      for (long j = grid_.begin(1); j < grid_.end(1); ++j)
+        for (long i = grid_.begin(0); i < grid_.end(0); ++i) values.push_back(host(v, k, j, i));
+    return values;
+  }
+  using Interior = Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<3>, Kokkos::IndexType<long>>;
+  Interior interior() const {
+    return Interior({grid_.begin(2), grid_.begin(1), grid_.begin(0)}, {grid_.end(2), grid_.end(1), grid_.end(0)});
+  }
+
+  FaceBoundaries<Real> faces() const {
+    FaceBoundaries<Real> f;
+    f.kind[0] = {p_.boundary[0], p_.boundary[1]};
+    f.kind[1] = {p_.boundary[2], p_.boundary[3]};
+    f.kind[2] = {p_.boundary_z[0], p_.boundary_z[1]};
+    f.normal_component = {IVX, IVY, IVZ};
+    return f;
+  }
+
+  void refuse_bad_initial_state(long bad, const double values[2]) const {
+    const long first = dec_.comm.min(bad);
+    if (first == std::numeric_limits<long>::max()) return;
+    double v[2] = {values[0], values[1]};
+    dec_.comm.from_owner(first == bad, v, 2);
+    const long i = first % p_.nx, j = first / p_.nx % p_.ny, k = first / (p_.nx * p_.ny);
+    const std::string what = !std::isfinite(v[0]) || !(v[0] > 0)   ? "density " + format_real(v[0])
+                             : !std::isfinite(v[1]) || !(v[1] > 0) ? "pressure " + format_real(v[1])
+                                                                   : std::string("a velocity that is not finite");
+    throw ConfigError("euler2d: error: the initial state of problem " + std::string(p_.problem->name) +
+                      " is not physical: cell (i, j, k) = (" + std::to_string(i + 1) + ", " + std::to_string(j + 1) +
+                      ", " + std::to_string(k + 1) + ") at (x, y, z) = (" + format_real(centre(0, i)) + ", " +
+                      format_real(centre(1, j)) + ", " + format_real(centre(2, k)) + ") has " + what +
+                      "; density and pressure must be positive and finite in the working precision (" +
+                      (sizeof(Real) == 4 ? "fp32" : "fp64") + ")");
+  }
+
+  void primitives(const Array4<Real>& u) {
+    for_each_3d("euler2d::primitives", grid_.begin(2), grid_.end(2), grid_.begin(1), grid_.end(1), grid_.begin(0),
+                grid_.end(0), VolumePrimitives<Real, true>{u, w_, Real(p_.gamma), false});
+  }
+
+  // u_out = a*u_base + b*(u_in + dt*L(u_in)) from W = primitives of u_in on
+  // the owned cells; then W of u_out.
+  void stage(const Array4<Real>& u_base, const Array4<Real>& u_in, const Array4<Real>& u_out, Real a, Real b, Real dt) {
+    const VolumeComponents<Array4<Real>> prims{w_};
+    halo_.fill(prims);
+    const long i0 = grid_.begin(0), i1 = grid_.end(0), j0 = grid_.begin(1), j1 = grid_.end(1), k0 = grid_.begin(2),
+               k1 = grid_.end(2);
+    with_face_scheme(p_, [&](auto scheme) {
+      using Scheme = decltype(scheme);
+      if constexpr (!Scheme::tutorial) {
+        const Real gamma = Real(p_.gamma);
+        for_each_3d("euler2d::fluxes_x", k0, k1, j0, j1, i0, i1 + 1, VolumeFaceFluxes<Real, 0, Scheme>{w_, fx_, gamma});
+        for_each_3d("euler2d::fluxes_y", k0, k1, j0, j1 + 1, i0, i1, VolumeFaceFluxes<Real, 1, Scheme>{w_, fy_, gamma});
+        for_each_3d("euler2d::fluxes_z", k0, k1 + 1, j0, j1, i0, i1, VolumeFaceFluxes<Real, 2, Scheme>{w_, fz_, gamma});
+        const auto update = [&](auto blend) {
+          constexpr bool B = decltype(blend)::value;
+          for_each_3d("euler2d::update", k0, k1, j0, j1, i0, i1,
+                      VolumeUpdate<Real, B, true>{u_base, u_in, u_out, fx_, fy_, fz_, inverse_[0], inverse_[1],
+                                                  inverse_[2], a, b, dt});
+        };
+        if (a == Real(0) && b == Real(1))
+          update(std::false_type{});
+        else
+          update(std::true_type{});
+      }
+    });
+    primitives(u_out);
+  }
+
+  Params p_;
+  Decomposition dec_;
+  GridBlock grid_;
+  Array4<Real> u_, u_stage_, w_, fx_, fy_, fz_;
+  mutable Array4<Real> output_;
+  std::array<Array1<Real>, 3> width_, inverse_;
+  HaloExchange<Real> halo_;
+  long step_ = 0;
+  double time_ = 0;
+};
+
+}  // namespace cfd::euler2d
