@@ -43,6 +43,8 @@ cases=(
   "kh_partial_tiles|config/kh.yaml|--set grid.nx=100 --set grid.ny=70 --set time.end_time=0.05 --set output.time_interval=0|rho vx vy vz p"
   "blast_reflecting|config/kh.yaml|--set euler2d.problem=blast --set grid.nx=96 --set grid.ny=80 --set time.end_time=0.05 --set output.time_interval=0 --set boundary.x_lo=reflecting --set boundary.x_hi=outflow --set boundary.y_lo=reflecting --set boundary.y_hi=outflow|rho vx vy vz p"
   "kh_seed|config/kh_seed.yaml|--set grid.nx=128 --set grid.ny=128 --set time.end_time=0.05 --set output.time_interval=0|rho vx vy vz p"
+  "blast3d_hllc|config/blast3d.yaml|--set grid.nx=40 --set grid.ny=36 --set grid.nz=30 --set time.end_time=0.1 --set output.time_interval=0|rho vx vy vz p"
+  "blast3d_hlle_mc_rk3_fp32|config/blast3d.yaml|--set grid.nx=36 --set grid.ny=30 --set grid.nz=40 --set time.end_time=0.1 --set output.time_interval=0 --set euler2d.riemann=hlle --set euler2d.limiter=mc --set euler2d.integrator=rk3 --set euler2d.precision=fp32 --set boundary.x_lo=reflecting --set boundary.z_lo=periodic --set boundary.z_hi=periodic|rho vx vy vz p"
 )
 
 usage() {

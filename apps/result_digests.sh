@@ -8,7 +8,8 @@
 # BIN_DIR   a build's apps folder (cfdrun), e.g. build/openmp/apps
 # OUT_FILE  where the list goes (default: standard output)
 # --quick   shortens the long shipped cases (kh.yaml to t = 0.3,
-#           kh_seed.yaml to t = 0.1, diffusion_benchmark.yaml to 40 steps)
+#           kh_seed.yaml to t = 0.1, diffusion_benchmark.yaml to 40 steps,
+#           sedov3d.yaml to 48^3 cells)
 #
 # Each line is "case field snapshot sha256", the SHA-256 of the field's values as
 # stored (little-endian, x fastest) in the case's final snapshot, so two
@@ -49,6 +50,7 @@ for f in "$repo"/config/*.yaml; do
       kh) options="--set time.end_time=0.3" ;;
       kh_seed) options="--set time.end_time=0.1" ;;
       diffusion_benchmark) options="--set time.steps=40" ;;
+      sedov3d) options="--set grid.nx=48 --set grid.ny=48 --set grid.nz=48" ;;
     esac
   fi
   cases+=("$name|config/$name.yaml|$options")

@@ -5,14 +5,15 @@
 #include "core/comm.hpp"
 #include "core/command_line.hpp"
 #include "core/config.hpp"
-#include "core/run/time_loop.hpp"
 #include "core/memory_meter.hpp"
 #include "core/parallel.hpp"
+#include "core/run/time_loop.hpp"
 #include "core/timing.hpp"
 #include "core/version.hpp"
 #include "physics/diffusion/diffusion_reference.hpp"
 #include "physics/diffusion/diffusion_solver.hpp"
 #include "physics/euler2d/euler2d_solver.hpp"
+#include "physics/euler2d/volume_solver.hpp"
 #include "physics/sod/sod_solver.hpp"
 #include "physics/solvers.hpp"
 
@@ -49,9 +50,10 @@ the median over repeats (after one warm-up) of:
             for sod)
 
 Options:
-  --solver LIST       of diffusion (default), sod (the original KEEP case) and
-                      euler2d (McNally Kelvin-Helmholtz, n x n cells), e.g.
-                      diffusion,sod,euler2d for the whole matrix in one run
+  --solver LIST       of diffusion (default), sod (the original KEEP case),
+                      euler2d (McNally Kelvin-Helmholtz, n x n cells) and
+                      euler3d (euler2d's spherical blast on n x n x n cells),
+                      e.g. diffusion,sod,euler2d for the whole matrix in one run
   --sizes LIST        grid points per side, e.g. 1024,4096 (default 1024,4096;
                       for sod the number of nodes), for every listed solver
   --steps N           time steps per run (default 400)
@@ -83,6 +85,10 @@ tutorial's scheme), each with one fused kernel per stage, and the same with
 -split (euler2d.fused_stage: false, a kernel for each part of a stage); bytes
 model 10 x sizeof(real) per cell update (read and write the five conserved
 values once per step).
+
+Variants of euler3d: plm-hlle-rk2, plm-hllc-rk2 (the blast problem of
+config/blast3d.yaml, periodic sides, n^3 cells, CFL 0.3; the split kernels with z,
+as cfdrun runs grid.nz > 1); the same bytes model per cell update.
 
 Variants of diffusion (layout left: x contiguous, as in Fortran):
   baseline    every point, edges by a branch, loop order along memory
@@ -141,12 +147,13 @@ bool per_rank = false;
 
 // Global points (cells) along each dimension for a size n: n itself, or
 // under --per-rank n times the ranks the default process grid puts there.
-std::array<long, 2> global_size(long n, int ndim) {
-  if (!per_rank) return {n, ndim > 1 ? n : 1};
-  const cfd::GridBlock trial = cfd::GridBlock::whole(ndim, cfd::Centering::cell,
-                                                     {n * world.size(), n * world.size(), 1}, 0, {0, 0, 0}, {1, 1, 0});
+std::array<long, 3> global_size(long n, int ndim) {
+  if (!per_rank) return {n, ndim > 1 ? n : 1, ndim > 2 ? n : 1};
+  const long m = n * world.size();
+  const cfd::GridBlock trial = cfd::GridBlock::whole(
+      ndim, cfd::Centering::cell, {m, ndim > 1 ? m : 1, ndim > 2 ? m : 1}, 0, {0, 0, 0}, {1, 1, ndim > 2 ? 1.0 : 0.0});
   const cfd::Decomposition d = cfd::decompose(trial, {false, false, false}, {0, 0, 0}, world);
-  return {n * d.ranks[0], ndim > 1 ? n * d.ranks[1] : 1};
+  return {n * d.ranks[0], ndim > 1 ? n * d.ranks[1] : 1, ndim > 2 ? n * d.ranks[2] : 1};
 }
 
 std::vector<std::string> split(const std::string& s) {
@@ -231,7 +238,10 @@ const std::vector<VariantKeys>& variants_of(const std::string& solver) {
       {"plm-hllc-rk2-split", {"euler2d.riemann=hllc", "euler2d.fused_stage=false"}},
       {"tutorial-split",
        {"euler2d.integrator=euler", "euler2d.original_faces=true", "time.cfl=0.05", "euler2d.fused_stage=false"}}};
-  return solver == "sod" ? sod : solver == "euler2d" ? euler2d : diffusion;
+  static const std::vector<VariantKeys> euler3d = {
+      {"plm-hlle-rk2", {"euler2d.problem=blast", "euler2d.riemann=hlle", "time.cfl=0.3"}},
+      {"plm-hllc-rk2", {"euler2d.problem=blast", "euler2d.riemann=hllc", "time.cfl=0.3"}}};
+  return solver == "sod" ? sod : solver == "euler2d" ? euler2d : solver == "euler3d" ? euler3d : diffusion;
 }
 
 const VariantKeys* find_variant(const std::string& solver, const std::string& name) {
@@ -246,7 +256,7 @@ cfd::Config variant_case(const std::string& solver, const std::string& variant, 
   std::vector<std::string> keys = find_variant(solver, variant)->keys;
   keys.insert(keys.end(), more.begin(), more.end());
   try {
-    return cfd::default_case(solver, keys);
+    return cfd::default_case(solver == "euler3d" ? "euler2d" : solver, keys);
   } catch (const cfd::ConfigError& e) {
     std::fprintf(stderr, "cfdbench: error: %s %s: %s\n", solver.c_str(), variant.c_str(), e.what());
     std::exit(2);
@@ -355,7 +365,7 @@ double timed_solve(Solver& solver, long steps, ReadBack read_back) {
 template <class Real>
 Row bench_diffusion(const std::string& variant, long n, long steps, int repeats, double copy_gbps) {
   using namespace cfd::diffusion;
-  const std::array<long, 2> size = global_size(n, 2);
+  const std::array<long, 3> size = global_size(n, 2);
   const long nx = size[0], ny = size[1];  // not a structured binding: a lambda below captures them
   const bool implicit = is_implicit(variant);
   std::vector<std::string> more = {"grid.nx=" + std::to_string(nx), "grid.ny=" + std::to_string(ny),
@@ -430,7 +440,7 @@ Row bench_sod(const std::string& variant, long n, long steps, int repeats, doubl
 // writes the five conserved values once, 10 x sizeof(real) per cell update.
 template <class Real>
 Row bench_euler2d(const std::string& variant, long n, long steps, int repeats, double copy_gbps) {
-  const auto [nx, ny] = global_size(n, 2);
+  const auto [nx, ny, nz] = global_size(n, 2);
   const cfd::euler2d::Params p = cfd::euler2d::params(
       variant_case("euler2d", variant,
                    {"grid.nx=" + std::to_string(nx), "grid.ny=" + std::to_string(ny),
@@ -438,6 +448,23 @@ Row bench_euler2d(const std::string& variant, long n, long steps, int repeats, d
   Row row{"euler2d", variant, sizeof(Real) == 4 ? "fp32" : "fp64", n, steps};
   measure(row, repeats, nx * ny * steps, 10.0 * sizeof(Real), copy_gbps, double(nx) * ny, [&] {
     cfd::euler2d::Solver<Real> solver(p);
+    return timed_solve(solver, steps, [](const auto& s) { s.fields(); });
+  });
+  return row;
+}
+
+// euler3d: the euler2d solver on n x n x n cells (the VolumeSolver cfdrun
+// runs for grid.nz > 1), the spherical blast; the same bytes model.
+template <class Real>
+Row bench_euler3d(const std::string& variant, long n, long steps, int repeats, double copy_gbps) {
+  const auto [nx, ny, nz] = global_size(n, 3);
+  const cfd::euler2d::Params p = cfd::euler2d::params(
+      variant_case("euler3d", variant,
+                   {"grid.nx=" + std::to_string(nx), "grid.ny=" + std::to_string(ny), "grid.nz=" + std::to_string(nz),
+                    "time.steps=" + std::to_string(steps), "euler2d.precision=" + precision_of(sizeof(Real))}));
+  Row row{"euler3d", variant, sizeof(Real) == 4 ? "fp32" : "fp64", n, steps};
+  measure(row, repeats, nx * ny * nz * steps, 10.0 * sizeof(Real), copy_gbps, double(nx) * ny * nz, [&] {
+    cfd::euler2d::VolumeSolver<Real> solver(p);
     return timed_solve(solver, steps, [](const auto& s) { s.fields(); });
   });
   return row;
@@ -477,7 +504,7 @@ constexpr double gib = 1024.0 * 1024.0 * 1024.0;
 // B/cell measured in performance.md: diffusion 2, euler2d 10 and more, sod
 // 6 per node). A lower bound: a case above it cannot run.
 double least_bytes(const std::string& solver, double cells, int real_bytes) {
-  const double arrays = solver == "sod" ? 6 : solver == "euler2d" ? 10 : 2;
+  const double arrays = solver == "sod" ? 6 : solver == "euler2d" || solver == "euler3d" ? 10 : 2;
   return arrays * real_bytes * cells;
 }
 
@@ -557,8 +584,9 @@ int main(int argc, char* argv[]) {
     return 2;
   }
   for (const auto& solver : solvers)
-    if (solver != "diffusion" && solver != "sod" && solver != "euler2d") {
-      std::fprintf(stderr, "cfdbench: error: unknown solver '%s' (known: diffusion, sod, euler2d)\n", solver.c_str());
+    if (solver != "diffusion" && solver != "sod" && solver != "euler2d" && solver != "euler3d") {
+      std::fprintf(stderr, "cfdbench: error: unknown solver '%s' (known: diffusion, sod, euler2d, euler3d)\n",
+                   solver.c_str());
       return 2;
     }
   for (const auto& v : variants) {
@@ -614,12 +642,16 @@ int main(int argc, char* argv[]) {
     // SIGFPE and SIGSEGV before). In double, exact enough for the test.
     const double side = static_cast<double>(n) * (per_rank ? world.size() : 1);
     for (const auto& [solver, solver_variants] : matrix) {
-      const double cells = solver == "sod" ? side : side * side;
+      const double cells = solver == "sod" ? side : solver == "euler3d" ? side * side * side : side * side;
       if (5 * cells > 0x1p62 || cells * static_cast<double>(steps) > 0x1p62) {
         std::fprintf(stderr,
                      "cfdbench: error: size %s: %s of %.4g points%s for %ld steps are more than a 64-bit count "
                      "holds\n",
-                     size.c_str(), solver.c_str(), cells, solver == "sod" ? "" : " (n x n)", steps);
+                     size.c_str(), solver.c_str(), cells,
+                     solver == "sod"       ? ""
+                     : solver == "euler3d" ? " (n x n x n)"
+                                           : " (n x n)",
+                     steps);
         return 2;
       }
     }
@@ -635,7 +667,10 @@ int main(int argc, char* argv[]) {
       for (const auto& [solver, solver_variants] : matrix)
         for (const auto& prec : precisions) {
           const double side = static_cast<double>(positive_integer("--sizes", size)) * (per_rank ? world.size() : 1);
-          const double cells = (solver == "sod" ? side : side * side) / world.size();
+          const double cells = (solver == "sod"       ? side
+                                : solver == "euler3d" ? side * side * side
+                                                      : side * side) /
+                               world.size();
           const double need = least_bytes(solver, cells, prec == "fp32" ? 4 : 8) / gib;
           if (available > 0 && need > available) {
             std::fprintf(stderr,
@@ -666,13 +701,17 @@ int main(int argc, char* argv[]) {
       std::fflush(stdout);
     };
     for (const auto& [solver, solver_variants] : matrix) {
-      const bool sod = solver == "sod", euler2d = solver == "euler2d";
+      const bool sod = solver == "sod", euler2d = solver == "euler2d", euler3d = solver == "euler3d";
       for (const auto& size : sizes) {
         const long n = positive_integer("--sizes", size);
         for (const auto& prec : precisions) {
           // The copy moves as many elements as one field (diffusion) or one state (sod, euler2d).
           // (per rank: the copy runs on every rank's own memory)
-          const long elements = (sod ? 3 * n : euler2d ? 5 * n * n : n * n) / (per_rank ? 1 : world.size());
+          const long elements = (sod       ? 3 * n
+                                 : euler2d ? 5 * n * n
+                                 : euler3d ? 5 * n * n * n
+                                           : n * n) /
+                                (per_rank ? 1 : world.size());
           const double copy =
               prec == "fp32" ? copy_bandwidth<float>(elements, repeats) : copy_bandwidth<double>(elements, repeats);
           for (const auto& v : solver_variants) {
@@ -682,6 +721,9 @@ int main(int argc, char* argv[]) {
             else if (euler2d)
               rows.push_back(prec == "fp32" ? bench_euler2d<float>(v, n, steps, repeats, copy)
                                             : bench_euler2d<double>(v, n, steps, repeats, copy));
+            else if (euler3d)
+              rows.push_back(prec == "fp32" ? bench_euler3d<float>(v, n, steps, repeats, copy)
+                                            : bench_euler3d<double>(v, n, steps, repeats, copy));
             else
               rows.push_back(prec == "fp32" ? bench_diffusion<float>(v, n, steps, repeats, copy)
                                             : bench_diffusion<double>(v, n, steps, repeats, copy));

@@ -25,6 +25,14 @@ void refuse_in_3d(const Config& c, const Params& p) {
   const char* side_keys[4] = {"boundary.x_lo", "boundary.x_hi", "boundary.y_lo", "boundary.y_hi"};
   for (int s = 0; s < 4; ++s)
     if (p.boundary[s] == BoundaryKind::inflow) c.reject(side_keys[s], "inflow sides" + why);
+  // dt = cfl min_d dx_d / (|v_d| + c), as in 2D and in AthenaK: a wave
+  // along the cube's diagonal sees the three directions' Courant numbers
+  // add up, and the update is stable while their sum is at most 1 (a sound
+  // wave along (1, 1, 1) grows without bound at 0.4).
+  if (p.cfl > 1.0 / 3.0)
+    c.reject("time.cfl", "at most 1/3 with grid.nz > 1 (here " + format_real(p.cfl) +
+                             "): the three directions' Courant numbers add up, and the 3D update is stable while "
+                             "their sum is at most 1; 0.3 is usual");
 }
 
 }  // namespace

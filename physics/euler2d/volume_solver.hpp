@@ -247,6 +247,8 @@ class VolumeSolver {
     time_ = clock_value(clock, "time");
     primitives(u_);
   }
+  const HaloExchange<Real>& halo() const { return halo_; }
+
   void release() {
     u_ = u_stage_ = w_ = fx_ = fy_ = fz_ = output_ = Array4<Real>();
     for (auto& a : width_) a = Array1<Real>();
