@@ -30,6 +30,13 @@ Params base(const std::string& problem, long nx, long ny, long nz, std::vector<s
   return params(cfd::default_case("euler2d", more));
 }
 
+// `keys` and outflow on all six sides.
+std::vector<std::string> with_outflow_sides(std::vector<std::string> keys) {
+  for (const char* side : {"x_lo", "x_hi", "y_lo", "y_hi", "z_lo", "z_hi"})
+    keys.push_back(std::string("boundary.") + side + "=outflow");
+  return keys;
+}
+
 template <class S>
 void run_to(S& s, double end) {
   s.set_initial_state();
@@ -124,9 +131,7 @@ TEST(Euler3d, SodAlongXYAndZIsOneProfileBitForBitAndMatchesTheExactSolution) {
 // over 1694 cells; the axis-aligned tube's bound at 128 cells: 6.5e-3).
 TEST(Euler3d, SodAlongTheDiagonalKeepsItsSymmetryAndMatchesTheExactSolution) {
   const long n = 48;
-  Params p = base("sod_diagonal", n, n, n, {"euler2d.gamma=1.4", "euler2d.riemann=hllc"});
-  for (auto& b : p.boundary) b = cfd::BoundaryKind::outflow;
-  p.boundary_z = {cfd::BoundaryKind::outflow, cfd::BoundaryKind::outflow};
+  Params p = base("sod_diagonal", n, n, n, with_outflow_sides({"euler2d.gamma=1.4", "euler2d.riemann=hllc"}));
   VolumeSolver<double> s(p);
   const double t = 0.1;
   run_to(s, t);
@@ -174,9 +179,7 @@ TEST(Euler3d, PeriodicBoxConservesMassMomentumAndEnergy) {
 // round-off (the flux sums differ in order between directions).
 TEST(Euler3d, SphericalBlastKeepsTheCubesSymmetries) {
   const long n = 20;
-  Params p = base("blast", n, n, n, {"euler2d.gamma=1.4", "blast.radius=0.25"});
-  for (auto& b : p.boundary) b = cfd::BoundaryKind::outflow;
-  p.boundary_z = {cfd::BoundaryKind::outflow, cfd::BoundaryKind::outflow};
+  Params p = base("blast", n, n, n, with_outflow_sides({"euler2d.gamma=1.4", "blast.radius=0.25"}));
   VolumeSolver<double> s(p);
   s.set_initial_state();
   for (int k = 0; k < 25; ++k) s.advance(s.stable_dt());

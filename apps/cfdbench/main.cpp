@@ -498,6 +498,17 @@ long positive_integer(const std::string& option, const std::string& text) {
 
 constexpr double gib = 1024.0 * 1024.0 * 1024.0;
 
+// The dimensions of a solver's grid: a size n is n points (sod), n x n
+// (diffusion, euler2d) or n x n x n (euler3d).
+int dimensions(const std::string& solver) { return solver == "sod" ? 1 : solver == "euler3d" ? 3 : 2; }
+// The points of a grid of `side` points along each dimension, in double (the
+// 64-bit checks below must not wrap around while they check).
+double grid_points(const std::string& solver, double side) {
+  double points = 1;
+  for (int d = 0; d < dimensions(solver); ++d) points *= side;
+  return points;
+}
+
 // The fewest bytes a solver's case of n points per side holds at once on
 // one rank, per cell of sizeof(Real) bytes: the copy-bandwidth arrays (two
 // of a field, or of a state) and the solver's own state and its update (the
@@ -642,15 +653,16 @@ int main(int argc, char* argv[]) {
     // SIGFPE and SIGSEGV before). In double, exact enough for the test.
     const double side = static_cast<double>(n) * (per_rank ? world.size() : 1);
     for (const auto& [solver, solver_variants] : matrix) {
-      const double cells = solver == "sod" ? side : solver == "euler3d" ? side * side * side : side * side;
+      const double cells = grid_points(solver, side);
       if (5 * cells > 0x1p62 || cells * static_cast<double>(steps) > 0x1p62) {
+        const int dims = dimensions(solver);
         std::fprintf(stderr,
                      "cfdbench: error: size %s: %s of %.4g points%s for %ld steps are more than a 64-bit count "
                      "holds\n",
                      size.c_str(), solver.c_str(), cells,
-                     solver == "sod"       ? ""
-                     : solver == "euler3d" ? " (n x n x n)"
-                                           : " (n x n)",
+                     dims == 1   ? ""
+                     : dims == 3 ? " (n x n x n)"
+                                 : " (n x n)",
                      steps);
         return 2;
       }
@@ -667,10 +679,7 @@ int main(int argc, char* argv[]) {
       for (const auto& [solver, solver_variants] : matrix)
         for (const auto& prec : precisions) {
           const double side = static_cast<double>(positive_integer("--sizes", size)) * (per_rank ? world.size() : 1);
-          const double cells = (solver == "sod"       ? side
-                                : solver == "euler3d" ? side * side * side
-                                                      : side * side) /
-                               world.size();
+          const double cells = grid_points(solver, side) / world.size();
           const double need = least_bytes(solver, cells, prec == "fp32" ? 4 : 8) / gib;
           if (available > 0 && need > available) {
             std::fprintf(stderr,
@@ -707,11 +716,9 @@ int main(int argc, char* argv[]) {
         for (const auto& prec : precisions) {
           // The copy moves as many elements as one field (diffusion) or one state (sod, euler2d).
           // (per rank: the copy runs on every rank's own memory)
-          const long elements = (sod       ? 3 * n
-                                 : euler2d ? 5 * n * n
-                                 : euler3d ? 5 * n * n * n
-                                           : n * n) /
-                                (per_rank ? 1 : world.size());
+          const long values = sod ? 3 : euler2d || euler3d ? 5 : 1;  // a point's
+          const long elements =
+              values * static_cast<long>(grid_points(solver, double(n))) / (per_rank ? 1 : world.size());
           const double copy =
               prec == "fp32" ? copy_bandwidth<float>(elements, repeats) : copy_bandwidth<double>(elements, repeats);
           for (const auto& v : solver_variants) {

@@ -49,14 +49,14 @@ std::string problems_description();
 
 // The table's entries, one per file.
 namespace problems_list {
-extern const Problem kh_mcnally, kh_seed;  // kelvin_helmholtz.cpp
+extern const Problem kh_mcnally, kh_seed;                // kelvin_helmholtz.cpp
 extern const Problem sod_x, sod_y, sod_z, sod_diagonal;  // sod.cpp
-extern const Problem vortex;               // vortex.cpp
-extern const Problem blast;                // blast.cpp
-extern const Problem sedov;                // sedov.cpp
-extern const Problem linear_wave;          // linear_wave.cpp
-extern const Problem expression;           // expression.cpp
-extern const Problem file;                 // from_file.cpp
+extern const Problem vortex;                             // vortex.cpp
+extern const Problem blast;                              // blast.cpp
+extern const Problem sedov;                              // sedov.cpp
+extern const Problem linear_wave;                        // linear_wave.cpp
+extern const Problem expression;                         // expression.cpp
+extern const Problem file;                               // from_file.cpp
 }  // namespace problems_list
 
 }  // namespace cfd::euler2d

@@ -8,7 +8,8 @@ namespace cfd::euler2d {
 
 const std::vector<Problem>& problems() {
   using namespace problems_list;
-  static const std::vector<Problem> table = {kh_mcnally, kh_seed, sod_x, sod_y, sod_z, sod_diagonal, vortex, blast, sedov, linear_wave, expression, file};
+  static const std::vector<Problem> table = {kh_mcnally, kh_seed, sod_x, sod_y,       sod_z,      sod_diagonal,
+                                             vortex,     blast,   sedov, linear_wave, expression, file};
   return table;
 }
 
