@@ -3,7 +3,8 @@
 
 usage: cfdplot SNAPSHOT.h5|SERIES.xdmf [...] [-f FIELD] [--log] [--zoom N] [--slice z=0.5] [-o OUT.png]
        cfdplot SNAPSHOT.h5 [...]|SERIES.xdmf --movie OUT.mp4 [-f FIELD] [--log] [--zoom N] [--fps N]
-       cfdplot --history RUN.hst [--columns A,B] [--log] [-o OUT.png]
+       cfdplot --history RUN.hst [--columns A,B] [--log] [--one-panel] [--reference REF.txt [--reference-label L]]
+               [-o OUT.png]
        cfdplot PROFILES.csv [PROFILES.csv ...] [--labels A,B] [--title T] -o OUT.png
 
 One picture per snapshot. 2D runs are drawn as an image of one field (rho for
@@ -16,18 +17,31 @@ series become the frames of one MP4, in time order, drawn as the pictures
 are, with one colour range (2D) or y range per panel (1D) over all frames;
 it needs ffmpeg (Debian: apt-get install ffmpeg). CSV files from
 `cfdcompare --exact SNAPSHOT --csv FILE` are drawn as density, velocity and
-pressure against the exact solution. --history draws columns of a run's
-history file (<solver>.hst) against time, one panel each (default: every
-column after step, time and dt). The title carries the solver, step and
-time stored in the file. With --log, 2D colours span the positive values
-(down to 1e-16 of the maximum) and values at or below zero are drawn in a
-separate colour named under the picture. Bad input files and output names
+pressure against the exact solution. A snapshot picture's title carries the
+solver, step and time stored in the file. With --log, 2D colours span the
+positive values (down to 1e-16 of the maximum) and values at or below zero
+are drawn in a separate colour named under the picture. Bad input files and output names
 are one-line errors with exit status 2. Needs h5py and matplotlib (Debian:
 python3-h5py python3-matplotlib); reads the files with the cfdrun Python
 package (apps/python/cfdrun, installed beside cfdplot).
+
+--history draws columns of a run's history file (<solver>.hst) against
+time into RUN.png beside it (or -o), one panel each, or all in one panel
+with --one-panel; without --columns every column after step, time and dt
+(a navier_stokes history has 15: name the ones you want). --log makes the
+y axes logarithmic. --reference FILE overlays a published curve, a text
+file of "time value" or "time,value" lines (# comments skipped), as a
+black dashed line labelled with the file's name or --reference-label;
+repeat both for more curves. The Taylor-Green dissipation rate against a
+reference:
+  cfdplot --history tg.out/navier_stokes.hst --columns dissipation_rate,viscous_dissipation \\
+          --one-panel --reference brachet_eps.txt --reference-label "Brachet et al."
+An unknown column, a history or reference file that is missing, empty or
+has a line that is not numbers is an error naming the file (and line).
 """
 import argparse
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -340,40 +354,131 @@ def plot_snapshot(path, a, out):
     print(f"wrote {out}{said}")
 
 
+def read_reference(path):
+    """A reference curve to overlay on a history: (time, value) as two
+    float arrays, from a text file of two numbers a line, separated by
+    commas or white space; empty lines and lines that start with # are
+    skipped. Raises CfdrunError naming the file (and the line) otherwise."""
+    path = os.fspath(path)
+    try:
+        with open(path, "rb") as f:
+            raw = f.read()
+    except FileNotFoundError:
+        raise CfdrunError(f"{path}: no such file") from None
+    except IsADirectoryError:
+        raise CfdrunError(f"{path}: a folder, not a reference file") from None
+    except OSError as e:
+        raise CfdrunError(f"{path}: cannot read it ({e.strerror or e})") from None
+    if b"\0" in raw:
+        raise CfdrunError(f"{path}: not a reference file of time, value lines (binary data)")
+    try:
+        content = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise CfdrunError(f"{path}: not a reference file of time, value lines (not text)") from None
+    t, v = [], []
+    for n, line in enumerate(content.splitlines(), start=1):
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        parts = [p for p in re.split(r"[\s,]+", line) if p]
+        try:
+            if len(parts) != 2:
+                raise ValueError
+            time, value = float(parts[0]), float(parts[1])
+            if not (np.isfinite(time) and np.isfinite(value)):
+                raise ValueError
+        except ValueError:
+            raise CfdrunError(f"{path}:{n}: not a line of two numbers, time and value, separated by a comma or "
+                              f"spaces ({line[:60]!r}; comment lines start with #)") from None
+        t.append(time)
+        v.append(value)
+    if not t:
+        what = "an empty file" if not content.strip() else "only comments"
+        raise CfdrunError(f"{path}: no time, value lines ({what})")
+    return np.array(t), np.array(v)
+
+
+# Reference curves are black, dashed; a second, third... one dotted, dash-dotted, ...
+REFERENCE_STYLES = ("--", ":", "-.", (0, (6, 2, 1, 2, 1, 2)))
+
+
+def history_columns(h, path, columns):
+    """The columns of history h (read from path) to draw: those of --columns
+    (comma-separated), or every one after step, time and dt."""
+    names = h.dtype.names
+    chosen = [c.strip() for c in columns.split(",") if c.strip()] if columns else \
+        [n for n in names if n not in ("step", "time", "dt")]
+    unknown = [c for c in chosen if c not in names]
+    if unknown:
+        die(f"{path}: no column '{unknown[0]}' (columns: {', '.join(names)})")
+    if not chosen:
+        die(f"{path}: no columns to draw besides step, time and dt; name some with --columns")
+    return list(dict.fromkeys(chosen))
+
+
+def history_figure(h, columns, title, log=False, one_panel=False, references=()):
+    """The figure of columns of history h against time: one panel per column,
+    or with one_panel every column in one panel with a legend; references,
+    (label, time, value) each, are drawn over the (one) panel as black dashed
+    lines. Returns (figure, axes)."""
+    panels = 1 if one_panel else len(columns)
+    fig, axes = plt.subplots(panels, 1, figsize=(7, (4.2 if one_panel else 2.0 * panels) + 0.8), sharex=True,
+                             squeeze=False)
+    axes = list(axes[:, 0])
+    for k, c in enumerate(columns):
+        ax = axes[0 if one_panel else k]
+        ax.plot(h["time"], h[c], ".-", ms=3, lw=0.8, label=c)
+    for k, (label, t, v) in enumerate(references):
+        axes[0].plot(t, v, color="k", ls=REFERENCE_STYLES[k % len(REFERENCE_STYLES)], lw=1.2, label=label)
+    for k, ax in enumerate(axes):
+        if log:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", UserWarning)
+                ax.set_yscale("log")
+        if not one_panel or len(columns) == 1:
+            ax.set_ylabel(columns[k], fontsize=9)
+        ax.grid(alpha=0.3)
+    if one_panel or references:
+        axes[0].legend(fontsize=8)
+    axes[-1].set_xlabel("time")
+    axes[0].set_title(title if len(title) < 90 else title[:87] + "...", fontsize=9)
+    fig.tight_layout()
+    return fig, axes
+
+
 def plot_history(a):
-    """The columns of a history file against time, one panel each."""
+    """The columns of a history file against time, one panel each or one panel
+    for all, with reference curves over it."""
     try:
         h = cfdrun.read_history(a.history)
         comments = cfdrun.read_history_comments(a.history)
     except CfdrunError as e:
         die(e)
-    names = h.dtype.names
-    columns = [c.strip() for c in a.columns.split(",") if c.strip()] if a.columns else \
-        [n for n in names if n not in ("step", "time", "dt")]
-    unknown = [c for c in columns if c not in names]
-    if unknown:
-        die(f"{a.history}: no column '{unknown[0]}' (columns: {', '.join(names)})")
-    if not columns:
-        die(f"{a.history}: no columns to draw besides step, time and dt; name some with --columns")
+    columns = history_columns(h, a.history, a.columns)
     if h.size == 0:
         die(f"{a.history}: a history without rows (the run has not written its first one)")
-    fig, axes = plt.subplots(len(columns), 1, figsize=(7, 2.0 * len(columns) + 0.8), sharex=True, squeeze=False)
-    axes = list(axes[:, 0])
-    for ax, c in zip(axes, columns):
-        ax.plot(h["time"], h[c], ".-", ms=3, lw=0.8)
-        if a.log:
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore", UserWarning)
-                ax.set_yscale("log")
-        ax.set_ylabel(c, fontsize=9)
-        ax.grid(alpha=0.3)
-    axes[-1].set_xlabel("time")
+    references = a.reference or []
+    labels = a.reference_label or []
+    if len(labels) > len(references):
+        die(f"{len(labels)} --reference-label for {len(references)} --reference: one label per reference file, "
+            "in the same order")
+    if references and len(columns) > 1 and not a.one_panel:
+        die(f"--reference overlays one panel, and {len(columns)} columns make {len(columns)}: "
+            "give one column with --columns, or add --one-panel to draw them all in one")
+    curves = []
+    for k, path in enumerate(references):
+        try:
+            t, v = read_reference(path)
+        except CfdrunError as e:
+            die(e)
+        curves.append((labels[k] if k < len(labels) else os.path.basename(path), t, v))
     title = os.path.basename(a.history) + (f": {comments[0]}" if comments else "")
-    axes[0].set_title(title if len(title) < 90 else title[:87] + "...", fontsize=9)
-    fig.tight_layout()
+    fig, _ = history_figure(h, columns, title, log=a.log, one_panel=a.one_panel, references=curves)
     out = a.output or os.path.splitext(a.history)[0] + ".png"
     save(fig, out)
-    print(f"wrote {out}: {', '.join(columns)} of {h.size} rows, t = {h['time'][0]:.6g} to {h['time'][-1]:.6g}")
+    against = "".join(f", against {label} ({t.size} points)" for label, t, _ in curves)
+    print(f"wrote {out}: {', '.join(columns)} of {h.size} rows, t = {h['time'][0]:.6g} to {h['time'][-1]:.6g}"
+          f"{against}")
 
 
 def check_picture_name(out):
@@ -562,6 +667,17 @@ def main():
                    help="draw the columns of a history file against time, one panel each (default picture: RUN.png)")
     p.add_argument("--columns", help="--history: the columns to draw, comma-separated (default: all but step, "
                                      "time, dt)")
+    p.add_argument("--one-panel", action="store_true",
+                   help="--history: draw the columns in one panel, a line and a legend entry each (default: one "
+                        "panel each)")
+    p.add_argument("--reference", metavar="FILE", action="append",
+                   help="--history: overlay a reference curve, a text file of time, value lines (comma- or "
+                        "space-separated; lines starting with # skipped), as a black dashed line labelled with "
+                        "the file's name; may be given again for more curves (dotted, dash-dotted, ...). Goes on "
+                        "the one panel: one column, or --one-panel")
+    p.add_argument("--reference-label", metavar="TEXT", action="append",
+                   help="--history: the legend label of a --reference curve instead of its file name; the first "
+                        "labels the first --reference, the second the second, ...")
     a = p.parse_args()
     if a.zoom is not None and a.zoom < 0:
         die(f"--zoom takes a number of points, 0 or more, got {a.zoom}")
@@ -571,8 +687,10 @@ def main():
         if a.snapshot or a.movie:
             die("--history draws one history file; give no snapshots and no --movie with it")
         return plot_history(a)
-    if a.columns:
-        die("--columns goes with --history")
+    for given, option in ((a.columns, "--columns"), (a.one_panel, "--one-panel"), (a.reference, "--reference"),
+                          (a.reference_label, "--reference-label")):
+        if given:
+            die(f"{option} goes with --history")
     if not a.snapshot:
         die("no snapshot given (cfdplot --help for the usage)")
     if a.snapshot[0].endswith(".csv"):

@@ -9,7 +9,8 @@
 # OUT_FILE  where the list goes (default: standard output)
 # --quick   shortens the long shipped cases (kh.yaml to t = 0.3,
 #           kh_seed.yaml to t = 0.1, diffusion_benchmark.yaml to 40 steps,
-#           sedov3d.yaml to 48^3 cells)
+#           sedov3d.yaml to 48^3 cells, taylor_green.yaml to 32^3 and
+#           t = 0.5)
 #
 # Each line is "case field snapshot sha256", the SHA-256 of the field's values as
 # stored (little-endian, x fastest) in the case's final snapshot, so two
@@ -51,6 +52,7 @@ for f in "$repo"/config/*.yaml; do
       kh_seed) options="--set time.end_time=0.1" ;;
       diffusion_benchmark) options="--set time.steps=40" ;;
       sedov3d) options="--set grid.nx=48 --set grid.ny=48 --set grid.nz=48" ;;
+      taylor_green) options="--set grid.nx=32 --set grid.ny=32 --set grid.nz=32 --set time.end_time=0.5" ;;
     esac
   fi
   cases+=("$name|config/$name.yaml|$options")

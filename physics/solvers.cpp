@@ -3,6 +3,8 @@
 #include "physics/diffusion/diffusion_run.hpp"
 #include "physics/euler2d/euler2d_params.hpp"
 #include "physics/euler2d/euler2d_run.hpp"
+#include "physics/navier_stokes/navier_stokes_params.hpp"
+#include "physics/navier_stokes/navier_stokes_run.hpp"
 #include "physics/sod/sod_params.hpp"
 #include "physics/sod/sod_run.hpp"
 
@@ -20,6 +22,12 @@ const std::vector<SolverEntry>& solvers() {
        "2D compressible Euler (3D grids with grid.nz > 1), MUSCL + HLLE/HLLC/LLF, Kelvin-Helmholtz and more "
        "(docs/problems.md section 3)",
        "docs/kh.md", euler2d::keys, [](const Config& c) { euler2d::params(c); }, euler2d::run},
+      {"navier_stokes",
+       "2D and 3D compressible Navier-Stokes: KEEP split convective fluxes of order 2, 4 or 6 (KEEP-PE as an "
+       "option), viscous and heat fluxes of the same order, RK3/RK4, periodic sides and no-slip walls; the "
+       "Taylor-Green vortex at Re 1600",
+       "docs/navier_stokes.md", navier_stokes::keys, [](const Config& c) { navier_stokes::params(c); },
+       navier_stokes::run},
   };
   return table;
 }

@@ -4,6 +4,8 @@
 #pragma once
 
 #include "core/kokkos_compat.hpp"
+#include "physics/gas/keep.hpp"
+#include "physics/gas/transport.hpp"
 
 namespace cfd::sod {
 
@@ -15,13 +17,10 @@ struct KeepGas {
   Real mu0, T0, S;  // Sutherland: mu0 at T0, constant S
   Viscosity viscosity;
 
-  // mu(T) = mu0*((T0+S)/(T+S))*(T/T0)^1.5; (T/T0)^1.5 as x*sqrt(x) so that
-  // every backend rounds it alike (sqrt is correctly rounded, pow is not).
   KOKKOS_INLINE_FUNCTION Real mu(Real T) const {
     if (viscosity == Viscosity::none) return Real(0);
     if (viscosity == Viscosity::constant) return mu0;
-    const Real x = T / T0;
-    return mu0 * ((T0 + S) / (T + S)) * (x * kmath::sqrt(x));
+    return gas::sutherland(T, mu0, T0, S);
   }
 };
 
@@ -52,12 +51,14 @@ struct KeepFlux {
 template <class Real>
 KOKKOS_INLINE_FUNCTION KeepFlux<Real> keep_flux(const NodeState<Real>& a, const NodeState<Real>& b, Real dx,
                                                 const KeepGas<Real>& g) {
+  // The convective part is the KEEP two-point flux shared with the 2D/3D
+  // Navier-Stokes solver (physics/gas/keep.hpp), in the original's order.
+  const gas::KeepPairFlux<Real, 1> e = gas::keep_pair_flux(
+      gas::KeepNode<Real, 1>{a.rho, {a.u}, a.p, a.T}, gas::KeepNode<Real, 1>{b.rho, {b.u}, b.p, b.T}, g.R, g.gamma);
   KeepFlux<Real> f;
-  const Real c = Real(0.25) * (a.rho + b.rho) * (a.u + b.u);
-  f.e1 = c;
-  f.e2 = Real(0.5) * c * (a.u + b.u) + Real(0.5) * (a.p + b.p);
-  f.e3 = c * Real(0.5) * g.R * (a.T + b.T) / (g.gamma - Real(1)) + Real(0.5) * c * a.u * b.u +
-         Real(0.5) * (a.u * b.p + b.u * a.p);
+  f.e1 = e.mass;
+  f.e2 = e.momentum[0];
+  f.e3 = e.energy;
   const Real tw = Real(4) * (a.mu + b.mu) * (b.u - a.u) / (Real(6) * dx);
   f.ev2 = tw;
   f.ev3 = Real(0.5) * tw * (a.u + b.u) + g.Cp * (a.mu + b.mu) * (b.T - a.T) / (g.Pr * Real(2) * dx);

@@ -1,12 +1,19 @@
 """cfdplot (apps/cfdplot.py) on real runs: --log colours span the data,
 values <= 0 get their own colour and a note, axes are named after the
-coordinates, --history draws the history, and bad files and output names
-end in one line on stderr with exit status 2.
-usage: test_cfdplot.py --cfdrun BIN [--work DIR] (needs matplotlib)"""
+coordinates, --history draws the history (with reference curves over
+it), and bad files and output names end in one line on stderr with exit
+status 2.
+usage: test_cfdplot.py --cfdrun BIN [--work DIR] (needs matplotlib)
+The HistoryFiles tests write their own small files and need no binary:
+without --cfdrun or CFDRUN the others are skipped (also under pytest:
+/usr/bin/python3 -m pytest tests/python/test_cfdplot.py)."""
 import glob
+import importlib.util
 import os
 import re
 import shutil
+import sys
+import tempfile
 import unittest
 
 import h5py
@@ -15,7 +22,10 @@ import numpy as np
 
 import support
 
-support.take_arguments()
+HAVE_CFDRUN = "--cfdrun" in sys.argv or bool(os.environ.get("CFDRUN"))
+if HAVE_CFDRUN:
+    support.take_arguments()
+needs_cfdrun = unittest.skipUnless(HAVE_CFDRUN, "needs the cfdrun binary (--cfdrun BIN or CFDRUN=BIN)")
 
 COLOURED = re.compile(r"\((\w+) coloured from ([-0-9.e+]+) to ([-0-9.e+]+)(, log scale)?")
 UNDER_RGB = np.array([0x2B, 0x83, 0xE0]) / 255  # cfdplot's UNDER_COLOUR
@@ -31,6 +41,7 @@ def work(name):
     return path
 
 
+@needs_cfdrun
 class LogColours(unittest.TestCase):
     def colour_range(self, stdout):
         m = COLOURED.search(stdout)
@@ -97,6 +108,7 @@ class LogColours(unittest.TestCase):
         self.assertTrue(stdout.startswith("wrote "), stdout)
 
 
+@needs_cfdrun
 class AxisLabels(unittest.TestCase):
     def test_labels_name_the_coordinates(self):
         # SVG keeps each text as a comment beside its glyphs.
@@ -113,6 +125,7 @@ class AxisLabels(unittest.TestCase):
                 self.assertTrue(any(t.startswith(label) for t in texts), f"{name}: no {label!r} in {texts}")
 
 
+@needs_cfdrun
 class History(unittest.TestCase):
     def test_history_picture(self):
         hst = os.path.join(support.run("kh"), "euler2d.hst")
@@ -133,6 +146,7 @@ class History(unittest.TestCase):
         self.assertTrue(os.path.exists(os.path.join(work("plots"), "sod.png")))
 
 
+@needs_cfdrun
 class CleanErrors(unittest.TestCase):
     def check(self, args, message):
         status, stdout, stderr = support.cfdplot(*args, cwd=work("errors"))
@@ -186,6 +200,163 @@ class CleanErrors(unittest.TestCase):
         self.check([real, real, "-o", "one.png"], "-o names one picture")
         self.check([real, "--movie", "m.mp4", "-o", "x.png"], "-o names a picture; with --movie")
         self.assertFalse(os.path.exists(os.path.join(work("errors"), "picture")))
+
+
+def load_cfdplot():
+    """apps/cfdplot.py as a module, for its functions."""
+    spec = importlib.util.spec_from_file_location("cfdplot", support.CFDPLOT)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+# A navier_stokes-like history: a comment, the header, rows as cfdrun writes them.
+HISTORY_COLUMNS = ("step", "time", "dt", "mass", "kinetic_energy", "dissipation_rate", "viscous_dissipation")
+HISTORY_ROWS = [(0, 0.0, 0.0, 39.47841760435760, 0.25, 9.984e-3, 9.999e-3),
+                (20, 0.095780849244459995, 4.789e-3, 39.47841760435746, 0.2490449744650515, 9.9497e-3, 9.9608e-3),
+                (40, 0.19156316049895053, 4.789e-3, 39.47841760435745, 0.2480940721944904, 9.9153e-3, 9.9228e-3),
+                (60, 0.28734547174342, 4.789e-3, 39.47841760435744, 0.2471470000000001, 9.8812e-3, 9.8850e-3),
+                (80, 0.38312778298790, 4.789e-3, 39.47841760435743, 0.2462040000000000, 9.8470e-3, 9.8474e-3)]
+# A reference curve as published data come: a comment, a blank line, commas, spaces and tabs.
+REFERENCE_TEXT = "# Taylor-Green dissipation rate, Re = 1600\n\n0.0 0.0099\n0.1, 0.00985\n  0.2\t0.0098\n" \
+                 "# a comment between the lines\n0.3,0.00975\n4.0e-1   9.7e-3\n"
+REFERENCE = np.array([[0.0, 0.0099], [0.1, 0.00985], [0.2, 0.0098], [0.3, 0.00975], [0.4, 0.0097]])
+
+
+class HistoryFiles(unittest.TestCase):
+    """--history with --columns, --one-panel, --reference on small files of
+    its own (no cfdrun binary): the picture, the data it draws, the errors."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.folder = tempfile.mkdtemp(prefix="cfdplot-history-", dir=support.WORK or None)
+        cls.hst = cls.write("navier_stokes.hst", "# cfdrun navier_stokes history: box totals\n" +
+                            ",".join(HISTORY_COLUMNS) + "\n" +
+                            "".join(",".join([str(r[0])] + [f"{v:.16e}" for v in r[1:]]) + "\n"
+                                    for r in HISTORY_ROWS))
+        cls.ref = cls.write("tg_reference.dat", REFERENCE_TEXT)
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.folder, ignore_errors=True)
+
+    @classmethod
+    def write(cls, name, content):
+        path = os.path.join(cls.folder, name)
+        with open(path, "w") as f:
+            f.write(content)
+        return path
+
+    def check_png(self, path):
+        with open(path, "rb") as f:
+            self.assertEqual(f.read(8), PNG_SIGNATURE, path)
+        self.assertGreater(os.path.getsize(path), 10000)
+        rgb = matplotlib.image.imread(path)[..., :3]
+        self.assertGreater(rgb.shape[0], 200)
+        self.assertGreater(rgb.shape[1], 400)
+        return rgb
+
+    def test_parsed_and_drawn_data_are_the_files(self):
+        cfdplot = load_cfdplot()
+        t, v = cfdplot.read_reference(self.ref)
+        np.testing.assert_array_equal(t, REFERENCE[:, 0])
+        np.testing.assert_array_equal(v, REFERENCE[:, 1])
+        h = cfdplot.cfdrun.read_history(self.hst)
+        self.assertEqual(h.dtype.names, HISTORY_COLUMNS)
+        rows = np.array(HISTORY_ROWS)
+        for k, name in enumerate(HISTORY_COLUMNS):
+            np.testing.assert_array_equal(h[name], rows[:, k], name)
+        columns = cfdplot.history_columns(h, self.hst, "dissipation_rate, viscous_dissipation")
+        self.assertEqual(columns, ["dissipation_rate", "viscous_dissipation"])
+        self.assertEqual(cfdplot.history_columns(h, self.hst, None), list(HISTORY_COLUMNS[3:]))
+        # One panel: a line per column, then the reference, black and dashed, with its label.
+        fig, axes = cfdplot.history_figure(h, columns, "title", one_panel=True, references=[("Brachet", t, v)])
+        self.assertEqual(len(axes), 1)
+        lines = axes[0].get_lines()
+        self.assertEqual([line.get_label() for line in lines], ["dissipation_rate", "viscous_dissipation", "Brachet"])
+        for line, name in zip(lines, columns):
+            np.testing.assert_array_equal(line.get_xdata(), rows[:, 1])
+            np.testing.assert_array_equal(line.get_ydata(), rows[:, HISTORY_COLUMNS.index(name)])
+        np.testing.assert_array_equal(lines[2].get_xdata(), REFERENCE[:, 0])
+        np.testing.assert_array_equal(lines[2].get_ydata(), REFERENCE[:, 1])
+        self.assertEqual(lines[2].get_linestyle(), "--")
+        self.assertEqual(matplotlib.colors.to_rgb(lines[2].get_color()), (0.0, 0.0, 0.0))
+        self.assertEqual([text.get_text() for text in axes[0].get_legend().get_texts()],
+                         ["dissipation_rate", "viscous_dissipation", "Brachet"])
+        cfdplot.plt.close(fig)
+        # One panel per column, log y axes.
+        fig, axes = cfdplot.history_figure(h, ["mass", "kinetic_energy"], "title", log=True)
+        self.assertEqual([ax.get_ylabel() for ax in axes], ["mass", "kinetic_energy"])
+        self.assertEqual([ax.get_yscale() for ax in axes], ["log", "log"])
+        np.testing.assert_array_equal(axes[1].get_lines()[0].get_ydata(), rows[:, 4])
+        cfdplot.plt.close(fig)
+
+    def test_picture(self):
+        # Default name: the history's with .png, beside it.
+        status, stdout, stderr = support.cfdplot("--history", self.hst, "--columns",
+                                                 "dissipation_rate,viscous_dissipation", "--one-panel",
+                                                 "--reference", self.ref, "--reference-label", "Brachet et al.")
+        self.assertEqual(status, 0, stderr)
+        out = os.path.join(self.folder, "navier_stokes.png")
+        self.assertEqual(stdout.strip(), f"wrote {out}: dissipation_rate, viscous_dissipation of 5 rows, "
+                                         f"t = 0 to 0.383128, against Brachet et al. (5 points)")
+        with_reference = self.check_png(out)
+        # -o, the label by default the file's name; the reference's dashes change the picture.
+        plain = os.path.join(self.folder, "plain.png")
+        status, stdout, stderr = support.cfdplot("--history", self.hst, "--columns", "dissipation_rate", "-o", plain)
+        self.assertEqual(status, 0, stderr)
+        self.assertNotIn("against", stdout)
+        other = os.path.join(self.folder, "ke.png")
+        status, stdout, stderr = support.cfdplot("--history", self.hst, "--columns", "dissipation_rate", "--log",
+                                                 "--reference", self.ref, "--reference", self.ref, "-o", other)
+        self.assertEqual(status, 0, stderr)
+        self.assertIn("against tg_reference.dat (5 points), against tg_reference.dat (5 points)", stdout)
+        dark = [int(np.all(self.check_png(p) < 0.2, axis=-1).sum()) for p in (plain, other)]
+        self.assertGreater(dark[1], dark[0] + 200)
+        self.assertGreater(int(np.all(with_reference < 0.2, axis=-1).sum()), 1000)
+
+    def check(self, args, message):
+        status, stdout, stderr = support.cfdplot(*args, cwd=self.folder)
+        self.assertEqual(status, 2, f"{args}: {stdout}{stderr}")
+        self.assertNotIn("Traceback", stderr)
+        lines = stderr.splitlines()
+        self.assertEqual(len(lines), 1, f"{args}: {stderr}")
+        self.assertTrue(lines[0].startswith("cfdplot: error: "), stderr)
+        self.assertIn(message, lines[0])
+
+    def test_errors(self):
+        hst = "navier_stokes.hst"
+        self.write("empty.hst", "")
+        self.write("header_only.hst", "# cfdrun\nstep,time,dt,mass\n")
+        self.write("empty.dat", "")
+        self.write("comments.dat", "# t eps\n\n# nothing else\n")
+        self.write("bad_value.dat", "# t eps\n0 0.0099\n0.1 x\n")
+        self.write("three.dat", "0 0.0099\n\n0.1 0.0098 7\n")
+        self.write("one.dat", "0 0.0099\n0.1\n")
+        self.write("nan.dat", "0 nan\n")
+        self.check(["--history", hst, "--columns", "kinetic_energy,nope"],
+                   "navier_stokes.hst: no column 'nope' (columns: step, time, dt, mass, kinetic_energy, "
+                   "dissipation_rate, viscous_dissipation)")
+        self.check(["--history", "missing.hst"], "missing.hst: no such file")
+        self.check(["--history", "empty.hst"], "empty.hst: not a cfdrun history file (an empty file)")
+        self.check(["--history", "header_only.hst"], "header_only.hst: a history without rows")
+        for name, message in (("missing.dat", "missing.dat: no such file"),
+                              ("empty.dat", "empty.dat: no time, value lines (an empty file)"),
+                              ("comments.dat", "comments.dat: no time, value lines (only comments)"),
+                              ("bad_value.dat", "bad_value.dat:3: not a line of two numbers, time and value"),
+                              ("three.dat", "three.dat:3: not a line of two numbers"),
+                              ("one.dat", "one.dat:2: not a line of two numbers"),
+                              ("nan.dat", "nan.dat:1: not a line of two numbers")):
+            self.check(["--history", hst, "--columns", "kinetic_energy", "--reference", name], message)
+        self.check(["--history", hst, "--columns", "dissipation_rate,viscous_dissipation", "--reference",
+                    "tg_reference.dat"], "--reference overlays one panel, and 2 columns make 2")
+        self.check(["--history", hst, "--columns", "kinetic_energy", "--reference", "tg_reference.dat",
+                    "--reference-label", "a", "--reference-label", "b"], "2 --reference-label for 1 --reference")
+        self.check(["x.h5", "--reference", "tg_reference.dat"], "--reference goes with --history")
+        self.check(["x.h5", "--one-panel"], "--one-panel goes with --history")
+        for name in ("missing.png", "empty.png", "header_only.png"):  # no picture of a failed run
+            self.assertFalse(os.path.exists(os.path.join(self.folder, name)), name)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,215 @@
+#include "physics/navier_stokes/navier_stokes_params.hpp"
+
+#include "core/problem_table.hpp"
+#include "core/run/shared_keys.hpp"
+#include "core/snapshot.hpp"  // max_snapshots
+
+#include <string>
+
+namespace cfd::navier_stokes {
+
+namespace {
+
+const char* side_names[6] = {"x_lo", "x_hi", "y_lo", "y_hi", "z_lo", "z_hi"};
+
+std::string side_key(int s) { return std::string("boundary.") + side_names[s]; }
+std::string wall_key(int s, const char* what) { return std::string("wall_") + side_names[s] + "." + what; }
+
+}  // namespace
+
+std::vector<KeySpec> keys() {
+  const std::vector<std::string> sides = {"periodic", "isothermal_wall", "adiabatic_wall"};
+  std::vector<KeySpec> k = {
+      {"solver", KeyType::choice, "", "which solver runs the case", {"navier_stokes"}},
+      {"grid.nx", KeyType::integer, "64", "cells along x", {}, 4, 1e6},
+      {"grid.ny", KeyType::integer, "64", "cells along y", {}, 4, 1e6},
+      {"grid.nz", KeyType::integer, "64", "cells along z: 1 is a 2D case", {}, 1, 1e6},
+      {"time.steps", KeyType::integer, "0", "fixed number of steps; 0 runs to time.end_time", {}, 0, 1e12},
+      {"time.end_time",
+       KeyType::real,
+       "10",
+       "simulated end time when time.steps is 0; the last step is shortened",
+       {},
+       0},
+      {"time.cfl",
+       KeyType::real,
+       "1",
+       "convective limit: dt <= cfl / max over cells of sum_d (|v_d| + c)/h_d (central schemes with rk4 are stable "
+       "to about 2/(the scheme's largest modified wavenumber): 1 is safe at every order)",
+       {},
+       1e-6,
+       3},
+      {"time.fourier",
+       KeyType::real,
+       "0.2",
+       "viscous limit: dt <= fourier / max over cells of nu_eff sum_d 1/h_d^2, nu_eff = max(1, gamma/Pr) mu/rho",
+       {},
+       1e-6,
+       1},
+      {"time.dt",
+       KeyType::real,
+       "0",
+       "a fixed time step (0: from time.cfl and time.fourier); for time-convergence studies",
+       {},
+       0},
+      {"navier_stokes.problem", KeyType::choice, "taylor_green", problems_description(),
+       problem_table::names(problems())},
+      {"navier_stokes.precision", KeyType::choice, "fp64", "working precision", {"fp32", "fp64"}},
+      {"navier_stokes.order",
+       KeyType::choice,
+       "4",
+       "order of the central differences: the KEEP split form on 2, 4 or 6 nodes per direction (Kuya and Kawai "
+       "2021) and the viscous terms of the same order; the halo is order/2 cells deep",
+       {"2", "4", "6"}},
+      {"navier_stokes.split",
+       KeyType::choice,
+       "keep",
+       "convective split form: keep (Kuya, Totani and Kawai 2018: kinetic energy preserved by the convective terms, "
+       "entropy nearly) or keep_pe (Shima et al. 2021: also keeps a uniform pressure uniform across density jumps)",
+       {"keep", "keep_pe"}},
+      {"navier_stokes.integrator", KeyType::choice, "rk4", "time integrator: SSP-RK3 or classical RK4", {"rk3", "rk4"}},
+      {"gas.gamma", KeyType::real, "1.4", "ratio of specific heats", {}, 1.0000001, 10},
+      {"gas.R", KeyType::real, "1", "gas constant: T = p/(rho R) (1: temperature in units of velocity^2)", {}, 1e-300},
+      {"gas.Pr", KeyType::real, "0.71", "Prandtl number: heat conductivity k = mu cp / Pr", {}, 1e-6},
+      {"viscosity.law",
+       KeyType::choice,
+       "constant",
+       "none (the Euler equations: no viscosity, no heat conduction), constant mu, sutherland "
+       "mu0 ((T0 + S)/(T + S)) (T/T0)^1.5 or power_law mu0 (T/T0)^exponent",
+       {"none", "constant", "sutherland", "power_law"}},
+      {"viscosity.mu",
+       KeyType::real,
+       "0",
+       "dynamic viscosity mu0 (at viscosity.T0 for sutherland and power_law); 0: the problem's, from its Reynolds "
+       "number (taylor_green, taylor_green_2d), which refuses another value beside it",
+       {},
+       0},
+      {"viscosity.T0",
+       KeyType::real,
+       "0",
+       "reference temperature of sutherland and power_law; 0: the problem's (taylor_green's uniform initial "
+       "temperature p0/(rho0 R)), else 1",
+       {},
+       0},
+      {"viscosity.S", KeyType::real, "0.4042", "Sutherland's constant S in the units of T (110.4 K / 273.15 K)", {}, 0},
+      {"viscosity.exponent", KeyType::real, "0.76", "exponent of power_law", {}, -10, 10},
+      {"output.time_interval",
+       KeyType::real,
+       "0",
+       "snapshot every this much simulated time, hit exactly by shortening a step (0: initial and final only)",
+       {},
+       0},
+  };
+  for (int s = 0; s < 6; ++s) {
+    const bool z = s >= 4;
+    k.push_back({side_key(s), KeyType::choice, "periodic",
+                 std::string("the ") + side_names[s] + " side" + (z ? " of a 3D grid" : "") +
+                     ": periodic, or a no-slip wall (keys " + "wall_" + side_names[s] +
+                     ".*) held at its "
+                     "temperature (isothermal_wall) or insulating (adiabatic_wall)",
+                 sides});
+    const std::string wall = "=isothermal_wall|adiabatic_wall";
+    for (const char* v : {"vx", "vy", "vz"}) {
+      KeySpec spec{wall_key(s, v), KeyType::real, "0",
+                   std::string("the wall's velocity along ") + v[1] + " (its normal component must be 0)"};
+      spec.belongs_to = side_key(s) + wall;
+      k.push_back(spec);
+    }
+    KeySpec t{wall_key(s, "T"), KeyType::real, "1", "the temperature of an isothermal wall", {}, 1e-300};
+    t.belongs_to = side_key(s) + "=isothermal_wall";
+    k.push_back(t);
+  }
+  for (auto& o : problem_keys()) k.push_back(o);
+  for (auto& spec : k) {
+    if (spec.path == "time.end_time") spec.belongs_to = "time.steps=0", spec.only_warn = true;
+    if (spec.path == "viscosity.S") spec.belongs_to = "viscosity.law=sutherland";
+    if (spec.path == "viscosity.exponent") spec.belongs_to = "viscosity.law=power_law";
+    if (spec.path == "viscosity.T0") spec.belongs_to = "viscosity.law=sutherland|power_law";
+  }
+  mark_on_restart(k, {"time.steps", "time.end_time", "output.time_interval"}, OnRestart::same_bits);
+  mark_on_restart(k, {"time.cfl", "time.fourier", "time.dt", "navier_stokes.integrator", "navier_stokes.split"},
+                  OnRestart::branches);
+  add_shared_keys(k, 3);
+  return k;
+}
+
+Params params(const Config& c) {
+  Params p;
+  const std::string& prob = c.get_string("navier_stokes.problem");
+  p.problem = find_problem(prob);
+  p.nx = c.get_int("grid.nx");
+  p.ny = c.get_int("grid.ny");
+  p.nz = c.get_int("grid.nz");
+  if (p.nz > 1 && p.nz < 4) c.reject("grid.nz", "1 (a 2D case) or at least 4");
+  for (int d = 0; d < 3; ++d) {
+    p.lo[d] = c.get_real(prob + "." + "xyz"[d] + "_min");
+    p.hi[d] = c.get_real(prob + "." + "xyz"[d] + "_max");
+    if (!(p.hi[d] > p.lo[d]))
+      c.reject(prob + "." + "xyz"[d] + "_max", "the domain's upper edge must be above its lower one");
+  }
+  p.steps = c.get_int("time.steps");
+  p.end_time = c.get_real("time.end_time");
+  p.cfl = c.get_real("time.cfl");
+  p.fourier = c.get_real("time.fourier");
+  p.fixed_dt = c.get_real("time.dt");
+  p.fp32 = c.get_string("navier_stokes.precision") == "fp32";
+  p.order = std::stoi(c.get_string("navier_stokes.order"));
+  p.pressure_equilibrium = c.get_string("navier_stokes.split") == "keep_pe";
+  p.integrator = c.get_string("navier_stokes.integrator") == "rk3" ? Integrator::rk3 : Integrator::rk4;
+  p.gamma = c.get_real("gas.gamma");
+  p.R = c.get_real("gas.R");
+  p.Pr = c.get_real("gas.Pr");
+  const std::string& law = c.get_string("viscosity.law");
+  p.viscosity.law = law == "none"         ? gas::ViscosityLaw::none
+                    : law == "sutherland" ? gas::ViscosityLaw::sutherland
+                    : law == "power_law"  ? gas::ViscosityLaw::power_law
+                                          : gas::ViscosityLaw::constant;
+  p.viscosity.mu0 = c.get_real("viscosity.mu");
+  p.viscosity.T0 = c.get_real("viscosity.T0");
+  p.viscosity.S = c.get_real("viscosity.S");
+  p.viscosity.exponent = c.get_real("viscosity.exponent");
+  if (law == "none" && c.given("viscosity.mu"))
+    c.reject("viscosity.mu", "viscosity.law is none: the Euler equations have no viscosity");
+  for (int s = 0; s < 6; ++s) {
+    const std::string& kind = c.get_string(side_key(s));
+    Wall& w = p.sides[s];
+    w.kind = kind == "isothermal_wall"  ? Side::isothermal_wall
+             : kind == "adiabatic_wall" ? Side::adiabatic_wall
+                                        : Side::periodic;
+    if (s >= 4 && !p.three_d() && w.is_wall())
+      c.reject(side_key(s), "a 2D case (grid.nz: 1) has no z sides; walls along z need grid.nz > 1");
+    if (!w.is_wall()) continue;
+    w.velocity = {c.get_real(wall_key(s, "vx")), c.get_real(wall_key(s, "vy")), c.get_real(wall_key(s, "vz"))};
+    w.temperature = c.get_real(wall_key(s, "T"));
+    const int d = s / 2;
+    if (w.velocity[d] != 0)
+      c.reject(wall_key(s, d == 0   ? "vx"
+                           : d == 1 ? "vy"
+                                    : "vz"),
+               "a wall moves in its own plane: its velocity normal to the wall must be 0");
+    if (p.viscosity.law == gas::ViscosityLaw::none)
+      c.reject(side_key(s), "no-slip walls need a viscous gas (viscosity.law is none)");
+  }
+  for (int d = 0; d < 3; ++d)
+    if (p.sides[2 * d].is_wall() != p.sides[2 * d + 1].is_wall()) {
+      const int named = c.given(side_key(2 * d)) || !c.given(side_key(2 * d + 1)) ? 2 * d : 2 * d + 1;
+      c.reject(side_key(named), "periodic sides come in pairs: set both " + side_key(2 * d) + " and " +
+                                    side_key(2 * d + 1) + " to periodic, or both to walls");
+    }
+  p.output_interval = c.get_real("output.time_interval");
+  p.initial = p.problem->state(c, p);  // may set the viscosity from a Reynolds number
+  if (!(p.viscosity.T0 > 0)) p.viscosity.T0 = 1;
+  if (p.viscosity.law != gas::ViscosityLaw::none && !(p.viscosity.mu0 > 0))
+    c.reject("viscosity.mu", "a viscous gas needs viscosity.mu > 0 (problem " + prob +
+                                 " sets none; or viscosity.law: none for the Euler equations)");
+
+  if (p.steps == 0 && !(p.end_time > 0)) c.reject("time.end_time", "must be positive when time.steps is 0");
+  if (p.steps == 0 && p.output_interval > 0 && p.end_time / p.output_interval > max_snapshots)
+    c.reject("output.time_interval", "a snapshot every " + format_real(p.output_interval) + " up to time.end_time " +
+                                         format_real(p.end_time) + " would be more than " +
+                                         std::to_string(static_cast<long>(max_snapshots)) +
+                                         " snapshots; choose a larger interval");
+  return p;
+}
+
+}  // namespace cfd::navier_stokes

@@ -1,0 +1,64 @@
+// The navier_stokes case: the compressible Navier-Stokes equations of an
+// ideal gas in 2D (grid.nz = 1) and 3D on a uniform grid of cells, with the
+// KEEP split convective fluxes (physics/gas/keep.hpp) at order 2, 4 or 6,
+// viscous stresses and heat conduction by central differences of the same
+// order, SSP-RK3 or classical RK4, periodic sides and no-slip walls
+// (isothermal or adiabatic). docs/navier_stokes.md is the user's page.
+#pragma once
+
+#include "core/config.hpp"
+#include "core/decomposition.hpp"
+#include "physics/gas/transport.hpp"
+#include "physics/navier_stokes/problems/problem.hpp"
+
+#include <array>
+
+namespace cfd::navier_stokes {
+
+enum class Integrator { rk3, rk4 };
+enum class Side { periodic, isothermal_wall, adiabatic_wall };
+
+// One side of the box: periodic, or a wall moving in its own plane.
+struct Wall {
+  Side kind = Side::periodic;
+  std::array<double, 3> velocity{0, 0, 0};  // the wall's velocity (its normal component is 0)
+  double temperature = 1;                   // isothermal walls
+  bool is_wall() const { return kind != Side::periodic; }
+};
+
+struct Params {
+  const Problem* problem = nullptr;  // navier_stokes.problem
+  StateAt initial;                   // the problem's state (host only)
+  long nx = 64, ny = 64, nz = 64;    // nz = 1: a 2D case
+  std::array<double, 3> lo{0, 0, 0}, hi{1, 1, 1};
+  long steps = 0;  // 0: run to end_time
+  double end_time = 1;
+  double cfl = 1.0;      // dt <= cfl / sum_d (|v_d| + c)/h_d
+  double fourier = 0.2;  // dt <= fourier / (nu_eff sum_d 1/h_d^2)
+  double fixed_dt = 0;   // time.dt: > 0 fixes the step (convergence studies)
+  bool fp32 = false;
+  int order = 4;                      // 2, 4 or 6
+  bool pressure_equilibrium = false;  // KEEP-PE instead of KEEP
+  Integrator integrator = Integrator::rk4;
+  double gamma = 1.4, R = 1, Pr = 0.71;
+  gas::Viscosity<double> viscosity;
+  std::array<Wall, 6> sides;  // x_lo, x_hi, y_lo, y_hi, z_lo, z_hi
+  double output_interval = 0;
+
+  bool three_d() const { return nz > 1; }
+  int dimensions() const { return three_d() ? 3 : 2; }
+  int half_width() const { return order / 2; }  // the KEEP stencil's nodes on each side of a face
+  // Ghost layers: the viscous flux a cell takes reaches 2 half_width - 1
+  // cells out (update.hpp); the convective one half_width.
+  int ghost_width() const { return viscosity.law == gas::ViscosityLaw::none ? half_width() : 2 * half_width() - 1; }
+  double cp() const { return gamma * R / (gamma - 1); }
+  const Wall& side(int d, int s) const { return sides[2 * d + s]; }
+  // The reference density of the diagnostics (rho0 of 2 nu <omega^2>): the
+  // problem's, 1 in the shipped problems' units.
+  double rho_ref = 1;
+};
+
+std::vector<KeySpec> keys();
+Params params(const Config& config);
+
+}  // namespace cfd::navier_stokes

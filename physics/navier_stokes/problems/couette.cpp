@@ -1,0 +1,64 @@
+// Compressible Couette flow between the walls y_lo and y_hi (boundary.y_lo
+// and boundary.y_hi are walls, x and z periodic): with a constant viscosity
+// the steady state has a uniform pressure p0, a linear velocity
+//   u(eta) = U_lo + (U_hi - U_lo) eta,   eta = (y - y_lo)/H,
+// and the temperature of the energy balance k T'' + mu u'^2 = 0 (viscous
+// heating conducted to the walls), with k = mu cp/Pr:
+//   both walls isothermal:  T = T_lo + (T_hi - T_lo) eta + Pr dU^2/(2 cp) eta (1 - eta),
+//   adiabatic upper wall:   T = T_lo + Pr dU^2/cp (eta - eta^2/2),
+// dU = U_hi - U_lo (White, Viscous Fluid Flow, 3rd ed., section 3-2.2);
+// rho = p0/(R T). couette.start chooses the initial state: that steady
+// solution (exact), or the linear profiles between the walls' values
+// (linear), which viscous heating then bends into it.
+#include "physics/navier_stokes/navier_stokes_params.hpp"
+#include "physics/navier_stokes/problems/problem.hpp"
+
+#include <cmath>
+
+namespace cfd::navier_stokes {
+
+namespace {
+
+std::vector<KeySpec> couette_keys() {
+  return {{"couette.pressure", KeyType::real, "1", "the uniform pressure p0", {}, 1e-300},
+          {"couette.start",
+           KeyType::choice,
+           "linear",
+           "initial state: the steady solution (exact) or linear velocity and temperature between the walls (linear)",
+           {"linear", "exact"}}};
+}
+
+StateAt couette_state(const Config& c, Params& p) {
+  if (!p.sides[2].is_wall()) c.reject("boundary.y_lo", "couette needs walls at y_lo and y_hi (boundary.y_lo, y_hi)");
+  for (int s : {0, 1, 4, 5})
+    if (p.sides[s].is_wall())
+      c.reject(std::string("boundary.") + "xyz"[s / 2] + (s % 2 ? "_hi" : "_lo"),
+               "couette's walls are at y_lo and y_hi; x and z are periodic");
+  if (p.viscosity.law != gas::ViscosityLaw::constant)
+    c.reject("viscosity.law", "the Couette solution here is that of a constant viscosity");
+  if (p.sides[2].kind == Side::adiabatic_wall)
+    c.reject("boundary.y_lo", "the lower wall holds the temperature (isothermal_wall); the upper may be adiabatic");
+  const Wall lo = p.sides[2], hi = p.sides[3];
+  const bool adiabatic = hi.kind == Side::adiabatic_wall, exact = c.get_string("couette.start") == "exact";
+  const double p0 = c.get_real("couette.pressure"), R = p.R, y0 = p.lo[1], H = p.hi[1] - p.lo[1];
+  const double heating = p.Pr / p.cp();
+  return [=](double, double y, double, double) {
+    const double eta = (y - y0) / H;
+    double v[3];
+    for (int k = 0; k < 3; ++k) v[k] = lo.velocity[k] + (hi.velocity[k] - lo.velocity[k]) * eta;
+    double dU2 = 0;
+    for (int k = 0; k < 3; ++k) dU2 += (hi.velocity[k] - lo.velocity[k]) * (hi.velocity[k] - lo.velocity[k]);
+    double T = adiabatic ? lo.temperature : lo.temperature + (hi.temperature - lo.temperature) * eta;
+    if (exact) T += adiabatic ? heating * dU2 * (eta - eta * eta / 2) : heating * dU2 / 2 * eta * (1 - eta);
+    return gas::Primitive<double>{p0 / (R * T), v[0], v[1], v[2], p0};
+  };
+}
+
+}  // namespace
+
+namespace problems_list {
+extern const Problem couette{
+    "couette", "compressible Couette flow between walls at y_lo and y_hi", 0, 1, couette_keys, couette_state};
+}  // namespace problems_list
+
+}  // namespace cfd::navier_stokes

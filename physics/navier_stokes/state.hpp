@@ -1,0 +1,78 @@
+// The state of the navier_stokes solver: conserved U(var, k, j, i) and
+// primitives W(var, k, j, i) on a block of cells with order/2 ghost layers
+// in each direction (a 2D block has one plane, k = 0, and no z ghosts), the
+// gas, and the primitives of a cell.
+#pragma once
+
+#include "core/parallel.hpp"
+#include "physics/gas/transport.hpp"
+
+namespace cfd::navier_stokes {
+
+// Conserved components (as euler2d's) and primitives; ITM is the
+// temperature, IPR the pressure (euler2d's IPR too).
+enum { IDN = 0, IM1 = 1, IM2 = 2, IM3 = 3, IEN = 4, NCONS = 5 };
+enum { IVX = 1, IVY = 2, IVZ = 3, ITM = 4, IPR = 5, NPRIM = 6 };
+
+template <class Real>
+using Array4 = Kokkos::View<Real****, Kokkos::LayoutRight, MemSpace>;  // (var, k, j, i)
+
+template <class Real>
+struct GasModel {
+  Real gamma, R, cp, Pr;
+  gas::Viscosity<Real> viscosity;
+  bool pressure_equilibrium;  // KEEP-PE's internal energy flux
+  KOKKOS_FORCEINLINE_FUNCTION Real conductivity(Real mu) const { return mu * cp / Pr; }
+};
+
+template <class Real>
+struct CellState {
+  Real rho, v[3], p, T;
+};
+
+template <class Real>
+KOKKOS_FORCEINLINE_FUNCTION CellState<Real> cell_state(Real rho, Real mx, Real my, Real mz, Real energy,
+                                                       const GasModel<Real>& gas) {
+  CellState<Real> s;
+  s.rho = rho;
+  s.v[0] = mx / rho;
+  s.v[1] = my / rho;
+  s.v[2] = mz / rho;
+  s.p = (gas.gamma - Real(1)) * (energy - Real(0.5) * rho * (s.v[0] * s.v[0] + s.v[1] * s.v[1] + s.v[2] * s.v[2]));
+  s.T = s.p / (rho * gas.R);
+  return s;
+}
+
+template <class Real, class U>
+KOKKOS_FORCEINLINE_FUNCTION CellState<Real> cell_state(const U& u, long k, long j, long i, const GasModel<Real>& gas) {
+  return cell_state(u(IDN, k, j, i), u(IM1, k, j, i), u(IM2, k, j, i), u(IM3, k, j, i), u(IEN, k, j, i), gas);
+}
+
+// W of the owned cells from U.
+template <class Real>
+struct Primitives {
+  Array4<Real> u, w;
+  GasModel<Real> gas;
+  KOKKOS_FORCEINLINE_FUNCTION void operator()(const long k, const long j, const long i) const {
+    const CellState<Real> s = cell_state(u, k, j, i, gas);
+    w(IDN, k, j, i) = s.rho;
+    w(IVX, k, j, i) = s.v[0];
+    w(IVY, k, j, i) = s.v[1];
+    w(IVZ, k, j, i) = s.v[2];
+    w(ITM, k, j, i) = s.T;
+    w(IPR, k, j, i) = s.p;
+  }
+};
+
+// w(v, ...) shifted by s along direction D.
+template <int D, class W>
+KOKKOS_FORCEINLINE_FUNCTION auto shifted(const W& w, int v, long k, long j, long i, long s) {
+  if constexpr (D == 0)
+    return w(v, k, j, i + s);
+  else if constexpr (D == 1)
+    return w(v, k, j + s, i);
+  else
+    return w(v, k + s, j, i);
+}
+
+}  // namespace cfd::navier_stokes

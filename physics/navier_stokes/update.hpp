@@ -1,0 +1,137 @@
+// One Runge-Kutta stage of a cell: the right-hand side
+//   L = -((F_x(i+1) - F_x(i))/h_x + (F_y(j+1) - F_y(j))/h_y) - (F_z(k+1) - F_z(k))/h_z
+// from the faces' fluxes (fluxes.hpp; each face is computed by both of its
+// cells, the same bits), then the integrator's rule for the stage:
+//   ssp:  out = a base + b (in + dt L)                  (SSP-RK3, Shu and Osher 1988)
+//   rk4:  stages 1-3: acc (=, +=) w L, out = base + c dt L; stage 4:
+//         out = base + dt/6 (acc + L)                    (classical RK4)
+//   rhs:  out = L                                        (the diagnostics)
+// Each cell reads and writes only its own U entries, so out may be in.
+#pragma once
+
+#include "physics/navier_stokes/fluxes.hpp"
+
+#include <climits>
+
+namespace cfd::navier_stokes {
+
+enum class StageKind { ssp, rk4, rhs };
+
+template <class Real>
+struct StageRule {
+  StageKind kind = StageKind::ssp;
+  int rk4_stage = 1;  // 1 to 4
+  Real a = 0, b = 1, dt = 0;
+};
+
+// The faces on walls along each direction, in local indices (LONG_MIN when
+// the block has none on that side).
+struct WallFaces {
+  long lo[3] = {LONG_MIN, LONG_MIN, LONG_MIN}, hi[3] = {LONG_MIN, LONG_MIN, LONG_MIN};
+  KOKKOS_FORCEINLINE_FUNCTION bool on_wall(int d, long face) const { return face == lo[d] || face == hi[d]; }
+};
+
+template <class Real, int Dim, int Half>
+struct CellUpdate {
+  Array4<Real> w, g, base, in, out, acc;
+  Real inverse_h[3];
+  GasModel<Real> gas;
+  WallFaces walls;
+  StageRule<Real> rule;
+  int terms = all_terms;
+
+  // The weights of the viscous flux a face gives its cells, from the point
+  // values F at faces f-Half+1 .. f+Half-1: Fhat_f = e_0 F_f + sum_k e_k
+  // (F_{f-k} + F_{f+k}), e_k = sum_{l>k} c_l (FaceStencil's c), so that
+  // (Fhat_{i+1} - Fhat_i)/h is the staggered central derivative of the
+  // scheme's order, sum_l c_l (F_{i+l} - F_{i+1-l})/h; conservative, as a
+  // difference of face values.
+  KOKKOS_FORCEINLINE_FUNCTION static Real deconvolution(int k) {
+    Real e = Real(0);
+    for (int l = k + 1; l <= Half; ++l) e += Real(gas::FaceStencil<Half>::c[l - 1]);
+    return e;
+  }
+
+  template <int D>
+  KOKKOS_FORCEINLINE_FUNCTION void divergence(long k, long j, long i, Real div[NCONS]) const {
+    using Face = FaceFlux<Real, Dim, Half, D>;
+    const long cell = D == 0 ? i : D == 1 ? j : k;
+    // (k, j, i) moved by s along D.
+    const auto at = [&](long s, long& kk, long& jj, long& ii) {
+      kk = D == 2 ? k + s : k, jj = D == 1 ? j + s : j, ii = D == 0 ? i + s : i;
+    };
+    long kk, jj, ii;
+    Real lo[NCONS] = {0, 0, 0, 0, 0}, hi[NCONS] = {0, 0, 0, 0, 0};
+    if (terms & (convection | pressure)) {
+      const Flux<Real> a = Face::convective_at(w, k, j, i, gas, walls.on_wall(D, cell), terms);
+      at(1, kk, jj, ii);
+      const Flux<Real> b = Face::convective_at(w, kk, jj, ii, gas, walls.on_wall(D, cell + 1), terms);
+      lo[0] = a.mass, hi[0] = b.mass;
+      for (int m = 0; m < 3; ++m) lo[1 + m] = a.momentum[m], hi[1 + m] = b.momentum[m];
+      lo[4] = a.energy, hi[4] = b.energy;
+    }
+    if ((terms & viscous) && gas.viscosity.law != gas::ViscosityLaw::none) {
+      // Point values at faces cell-Half+1 .. cell+Half: slot s holds face cell + s - Half + 1.
+      constexpr int N = 2 * Half;
+      Flux<Real> v[N];
+      for (int s = 0; s < N; ++s) {
+        at(s - Half + 1, kk, jj, ii);
+        v[s] = Face::viscous_at(w, g, kk, jj, ii, inverse_h, gas);
+      }
+      // Fhat of faces cell (slot Half - 1) and cell + 1 (slot Half); the
+      // point value alone where the weights would reach across a wall.
+      for (int side = 0; side < 2; ++side) {
+        const int c = Half - 1 + side;
+        const long face = cell + side;
+        const bool whole =
+            walls.lo[D] <= face - (Half - 1) && (walls.hi[D] == LONG_MIN || face + (Half - 1) <= walls.hi[D]);
+        Real f[NCONS];
+        f[0] = Real(0);
+        for (int m = 0; m < 3; ++m) f[1 + m] = v[c].momentum[m];
+        f[4] = v[c].energy;
+        if (Half > 1 && whole) {
+          const Real e0 = deconvolution(0);
+          for (int m = 0; m < 3; ++m) f[1 + m] = e0 * v[c].momentum[m];
+          f[4] = e0 * v[c].energy;
+          for (int q = 1; q < Half; ++q) {
+            const Real e = deconvolution(q);
+            for (int m = 0; m < 3; ++m) f[1 + m] += e * (v[c - q].momentum[m] + v[c + q].momentum[m]);
+            f[4] += e * (v[c - q].energy + v[c + q].energy);
+          }
+        }
+        Real* target = side == 0 ? lo : hi;
+        for (int n = 1; n < NCONS; ++n) target[n] -= f[n];
+      }
+    }
+    for (int n = 0; n < NCONS; ++n) div[n] = (hi[n] - lo[n]) * inverse_h[D];
+  }
+
+  KOKKOS_FORCEINLINE_FUNCTION void operator()(const long k, const long j, const long i) const {
+    Real L[NCONS], part[NCONS];
+    divergence<0>(k, j, i, L);
+    divergence<1>(k, j, i, part);
+    for (int c = 0; c < NCONS; ++c) L[c] = -(L[c] + part[c]);
+    if constexpr (Dim == 3) {
+      divergence<2>(k, j, i, part);
+      for (int c = 0; c < NCONS; ++c) L[c] -= part[c];
+    }
+    for (int c = 0; c < NCONS; ++c) {
+      switch (rule.kind) {
+        case StageKind::ssp:
+          out(c, k, j, i) = rule.a * base(c, k, j, i) + rule.b * (in(c, k, j, i) + rule.dt * L[c]);
+          break;
+        case StageKind::rhs: out(c, k, j, i) = L[c]; break;
+        case StageKind::rk4:
+          if (rule.rk4_stage == 4) {
+            out(c, k, j, i) = base(c, k, j, i) + rule.dt / Real(6) * (acc(c, k, j, i) + L[c]);
+          } else {
+            acc(c, k, j, i) = rule.rk4_stage == 1 ? L[c] : acc(c, k, j, i) + Real(2) * L[c];
+            out(c, k, j, i) = base(c, k, j, i) + (rule.rk4_stage == 3 ? rule.dt : Real(0.5) * rule.dt) * L[c];
+          }
+          break;
+      }
+    }
+  }
+};
+
+}  // namespace cfd::navier_stokes
