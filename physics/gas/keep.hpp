@@ -52,24 +52,20 @@ KOKKOS_FORCEINLINE_FUNCTION KeepPairFlux<Real, NV> keep_pair_flux(const KeepNode
 }
 
 // Central first derivatives of order 2 * Half on a uniform grid: the
-// coefficients a_l of (dq/dx)_i = sum_l a_l (q_{i+l} - q_{i-l}) / h. The
+// coefficients a_l (l = 1..Half) of (dq/dx)_i = sum_l a_l (q_{i+l} - q_{i-l}) / h. The
 // split-form flux through face i+1/2 of that order is
 //   F_{i+1/2} = 2 sum_{l=1}^{Half} a_l sum_{m=0}^{l-1} f(i-m, i-m+l),
 // whose difference F_{i+1/2} - F_{i-1/2} is the central derivative of the
 // split form (Pirozzoli 2010; Kuya and Kawai 2021, eq. 20).
 template <int Half>
-struct WideStencil;
-template <>
-struct WideStencil<1> {
-  static constexpr double a[1] = {0.5};
-};
-template <>
-struct WideStencil<2> {
-  static constexpr double a[2] = {2.0 / 3.0, -1.0 / 12.0};
-};
-template <>
-struct WideStencil<3> {
-  static constexpr double a[3] = {3.0 / 4.0, -3.0 / 20.0, 1.0 / 60.0};
+struct WideStencil {
+  // Functions rather than arrays: a static constexpr array is host memory,
+  // which nvcc does not let device code read.
+  KOKKOS_INLINE_FUNCTION static constexpr double a(int l) {
+    if (Half == 1) return 0.5;
+    if (Half == 2) return l == 1 ? 2.0 / 3.0 : -1.0 / 12.0;
+    return l == 1 ? 3.0 / 4.0 : l == 2 ? -3.0 / 20.0 : 1.0 / 60.0;
+  }
 };
 
 // Face-centred operators of the same order, for the viscous fluxes: the
@@ -79,21 +75,17 @@ struct WideStencil<3> {
 //   (dq/dx)_{i+1/2} = sum_l c_l (q_{i+l} - q_{i+1-l}) / h
 // (Lagrange interpolation and differentiation on 2 Half nodes).
 template <int Half>
-struct FaceStencil;
-template <>
-struct FaceStencil<1> {
-  static constexpr double b[1] = {0.5};
-  static constexpr double c[1] = {1.0};
-};
-template <>
-struct FaceStencil<2> {
-  static constexpr double b[2] = {9.0 / 16.0, -1.0 / 16.0};
-  static constexpr double c[2] = {27.0 / 24.0, -1.0 / 24.0};
-};
-template <>
-struct FaceStencil<3> {
-  static constexpr double b[3] = {150.0 / 256.0, -25.0 / 256.0, 3.0 / 256.0};
-  static constexpr double c[3] = {2250.0 / 1920.0, -125.0 / 1920.0, 9.0 / 1920.0};
+struct FaceStencil {
+  KOKKOS_INLINE_FUNCTION static constexpr double b(int l) {
+    if (Half == 1) return 0.5;
+    if (Half == 2) return l == 1 ? 9.0 / 16.0 : -1.0 / 16.0;
+    return l == 1 ? 150.0 / 256.0 : l == 2 ? -25.0 / 256.0 : 3.0 / 256.0;
+  }
+  KOKKOS_INLINE_FUNCTION static constexpr double c(int l) {
+    if (Half == 1) return 1.0;
+    if (Half == 2) return l == 1 ? 27.0 / 24.0 : -1.0 / 24.0;
+    return l == 1 ? 2250.0 / 1920.0 : l == 2 ? -125.0 / 1920.0 : 9.0 / 1920.0;
+  }
 };
 
 }  // namespace cfd::gas

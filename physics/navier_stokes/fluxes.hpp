@@ -17,8 +17,9 @@
 // scheme's order (update.hpp, FaceStencil's deconvolution weights).
 //
 // A face on a wall takes the two-point flux of the cells beside it alone,
-// whatever the order: with the mirrored ghost (walls.hpp) it carries no
-// mass or energy through the wall at any order.
+// whatever the order: with the mirrored ghost (walls.hpp) its convective
+// flux carries no mass and no energy through the wall at any order (heat
+// conduction and a moving wall's work do cross it, by the viscous flux).
 #pragma once
 
 #include "physics/gas/keep.hpp"
@@ -38,7 +39,7 @@ struct Flux {
 template <class Real, int Dim, int Half, int D>
 struct FaceFlux {
   // The components in the order of the rotated frame: normal first.
-  static constexpr int component(int r) {
+  KOKKOS_INLINE_FUNCTION static constexpr int component(int r) {
     return D == 0 ? r : D == 1 ? (r == 0 ? 1 : r == 1 ? 0 : 2) : (r == 0 ? 2 : r - 1);
   }
 
@@ -110,28 +111,32 @@ struct FaceFlux {
                                                      const GasModel<Real>& gas, bool wall_face, int terms,
                                                      Real f[NCONS]) {
     const int t_terms = terms & (convection | pressure);
-    if (Half == 1 || wall_face) {  // the two cells beside the face: F = f(i-1, i)
-      add_pair(node[Half - 1], node[Half], gas, t_terms, f);
-      return;
-    }
-    // F = sum_l 2 a_l sum_{q<l} f(m - q, m - q + l), m = the face's lower cell (node Half - 1).
-    for (int l = 1; l <= Half; ++l) {
-      Real part[NCONS] = {0, 0, 0, 0, 0};
-      for (int q = 0; q < l; ++q) add_pair(node[Half - 1 - q], node[Half - 1 - q + l], gas, t_terms, part);
-      const Real weight = Real(2 * gas::WideStencil<Half>::a[l - 1]);
-      for (int c = 0; c < NCONS; ++c) f[c] += weight * part[c];
+    if constexpr (Half == 1) {  // the two cells beside the face: F = f(i-1, i)
+      add_pair(node[0], node[1], gas, t_terms, f);
+    } else {
+      if (wall_face) {  // the same at a wall, whatever the order
+        add_pair(node[Half - 1], node[Half], gas, t_terms, f);
+        return;
+      }
+      // F = sum_l 2 a_l sum_{q<l} f(m - q, m - q + l), m = the face's lower cell (node Half - 1).
+      for (int l = 1; l <= Half; ++l) {
+        Real part[NCONS] = {0, 0, 0, 0, 0};
+        for (int q = 0; q < l; ++q) add_pair(node[Half - 1 - q], node[Half - 1 - q + l], gas, t_terms, part);
+        const Real weight = Real(2 * gas::WideStencil<Half>::a(l));
+        for (int c = 0; c < NCONS; ++c) f[c] += weight * part[c];
+      }
     }
   }
 
   // Interpolation to the face and the derivative normal to it of node values q[t].
   KOKKOS_FORCEINLINE_FUNCTION static Real face_value(const Real q[2 * Half]) {
     Real s = Real(0);
-    for (int l = 1; l <= Half; ++l) s += Real(gas::FaceStencil<Half>::b[l - 1]) * (q[Half - l] + q[Half - 1 + l]);
+    for (int l = 1; l <= Half; ++l) s += Real(gas::FaceStencil<Half>::b(l)) * (q[Half - l] + q[Half - 1 + l]);
     return s;
   }
   KOKKOS_FORCEINLINE_FUNCTION static Real face_derivative(const Real q[2 * Half], Real inverse_h) {
     Real s = Real(0);
-    for (int l = 1; l <= Half; ++l) s += Real(gas::FaceStencil<Half>::c[l - 1]) * (q[Half - 1 + l] - q[Half - l]);
+    for (int l = 1; l <= Half; ++l) s += Real(gas::FaceStencil<Half>::c(l)) * (q[Half - 1 + l] - q[Half - l]);
     return s * inverse_h;
   }
 

@@ -2,8 +2,9 @@
 // central difference of the scheme's order. The viscous flux through a face
 // normal to d takes its derivatives along the face (k != d) from G,
 // interpolated to the face (fluxes.hpp), so G of direction k is computed
-// over the owned cells along k and order/2 cells beyond them along the
-// other directions (the W ghosts there hold what lies across, edges too).
+// over the owned cells along k and the ghost cells along the other
+// directions, as far as the viscous fluxes reach (the W ghosts there hold
+// what lies across, edges too).
 #pragma once
 
 #include "physics/gas/keep.hpp"
@@ -19,7 +20,7 @@ struct VelocityGradient {
     for (int m = 0; m < 3; ++m) {
       Real d = Real(0);
       for (int l = 1; l <= Half; ++l)
-        d += Real(gas::WideStencil<Half>::a[l - 1]) *
+        d += Real(gas::WideStencil<Half>::a(l)) *
              (shifted<K>(w, IVX + m, k, j, i, l) - shifted<K>(w, IVX + m, k, j, i, -l));
       g(3 * K + m, k, j, i) = d * inverse_h;
     }

@@ -53,9 +53,6 @@ struct Params {
   int ghost_width() const { return viscosity.law == gas::ViscosityLaw::none ? half_width() : 2 * half_width() - 1; }
   double cp() const { return gamma * R / (gamma - 1); }
   const Wall& side(int d, int s) const { return sides[2 * d + s]; }
-  // The reference density of the diagnostics (rho0 of 2 nu <omega^2>): the
-  // problem's, 1 in the shipped problems' units.
-  double rho_ref = 1;
 };
 
 std::vector<KeySpec> keys();

@@ -97,11 +97,11 @@ class Solver {
       for (long j = grid_.begin(1); j < grid_.end(1); ++j)
         for (long i = grid_.begin(0); i < grid_.end(0); ++i) {
           const long gi = grid_.global_index(0, i), gj = grid_.global_index(1, j), gk = grid_.global_index(2, k);
-          const gas::Primitive<double> s =
-              p_.initial(centre(0, gi), centre(1, gj), Dim == 3 ? centre(2, gk) : 0.0, time);
+          gas::Primitive<double> s = p_.initial(centre(0, gi), centre(1, gj), Dim == 3 ? centre(2, gk) : 0.0, time);
+          if (Dim == 2) s.vz = 0;  // a 2D state has no motion along z (params refuses a wall's vz)
           const gas::Conserved<double> c = gas::to_conserved(s, gamma);
           host(IDN, k, j, i) = Real(c.rho), host(IM1, k, j, i) = Real(c.mx), host(IM2, k, j, i) = Real(c.my);
-          host(IM3, k, j, i) = Real(Dim == 3 ? c.mz : 0.0), host(IEN, k, j, i) = Real(c.energy);
+          host(IM3, k, j, i) = Real(c.mz), host(IEN, k, j, i) = Real(c.energy);
           const bool finite = std::isfinite(s.rho) && std::isfinite(s.vx) && std::isfinite(s.vy) &&
                               std::isfinite(s.vz) && std::isfinite(s.p);
           const long flat = (gk * p_.ny + gj) * p_.nx + gi;
@@ -154,9 +154,9 @@ class Solver {
   void advance(double dt) {
     const Real h = Real(dt);
     if (p_.integrator == Integrator::rk3) {
-      stage(u_, ssp(u_, u_, u_stage_, Real(0), Real(1), h));
-      stage(u_stage_, ssp(u_, u_stage_, u_stage_, Real(0.75), Real(0.25), h));
-      stage(u_stage_, ssp(u_, u_stage_, u_, Real(1) / Real(3), Real(2) / Real(3), h));
+      stage(u_, ssp(u_, u_stage_, Real(0), Real(1), h));
+      stage(u_stage_, ssp(u_, u_stage_, Real(0.75), Real(0.25), h));
+      stage(u_stage_, ssp(u_, u_, Real(1) / Real(3), Real(2) / Real(3), h));
     } else {
       for (int s = 1; s <= 4; ++s) {
         StageRule<Real> rule;
@@ -248,7 +248,8 @@ class Solver {
     Array4<Real> base, out;
     StageRule<Real> rule;
   };
-  Stage ssp(const Array4<Real>& base, const Array4<Real>&, const Array4<Real>& out, Real a, Real b, Real dt) const {
+  // out = a base + b (in + dt L(in)): `in` is the stage's input state, given to stage().
+  Stage ssp(const Array4<Real>& base, const Array4<Real>& out, Real a, Real b, Real dt) const {
     StageRule<Real> rule;
     rule.kind = StageKind::ssp;
     rule.a = a, rule.b = b, rule.dt = dt;
@@ -373,6 +374,10 @@ class Solver {
 
   double cell_volume() const { return h_[0] * h_[1] * (Dim == 3 ? h_[2] : 1.0); }
 
+  // The reference density of the per-mass diagnostics (E_k, enstrophy, 2 nu
+  // <omega^2>): rho0 = 1 in the units of every shipped problem.
+  static constexpr double rho_ref = 1;
+
   Diagnostics totals(const Rates& rates) const {
     Diagnostics d = box_totals<Real, Dim>(interior(), u_, g_, gas_, cell_volume());
     double sums[8] = {d.mass, d.mom_x, d.mom_y, d.mom_z, d.energy, d.kinetic_energy, d.enstrophy, d.entropy};
@@ -381,12 +386,12 @@ class Solver {
     for (int k = 0; k < Dim; ++k) volume *= p_.hi[k] - p_.lo[k];
     Diagnostics out;
     out.mass = sums[0], out.mom_x = sums[1], out.mom_y = sums[2], out.mom_z = sums[3], out.energy = sums[4];
-    out.kinetic_energy = sums[5] / (p_.rho_ref * volume);
-    out.enstrophy = sums[6] / (p_.rho_ref * volume);
+    out.kinetic_energy = sums[5] / (rho_ref * volume);
+    out.enstrophy = sums[6] / (rho_ref * volume);
     out.entropy = sums[7];
-    out.dissipation_rate = -rates.kinetic_energy / (p_.rho_ref * volume);
+    out.dissipation_rate = -rates.kinetic_energy / (rho_ref * volume);
     out.entropy_rate = rates.entropy;
-    out.viscous_dissipation = 2 * p_.viscosity.mu0 / p_.rho_ref * out.enstrophy;
+    out.viscous_dissipation = 2 * p_.viscosity.mu0 / rho_ref * out.enstrophy;
     if (p_.viscosity.law == gas::ViscosityLaw::none) out.viscous_dissipation = 0;
     out.max_mach = dec_.comm.max(max_mach<Real>(interior(), u_, gas_));
     out.volume = volume;

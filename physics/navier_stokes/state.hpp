@@ -1,6 +1,6 @@
 // The state of the navier_stokes solver: conserved U(var, k, j, i) and
-// primitives W(var, k, j, i) on a block of cells with order/2 ghost layers
-// in each direction (a 2D block has one plane, k = 0, and no z ghosts), the
+// primitives W(var, k, j, i) on a block of cells with ghost layers in each
+// direction (navier_stokes_params.hpp, ghost_width) (a 2D block has one plane, k = 0, and no z ghosts), the
 // gas, and the primitives of a cell.
 #pragma once
 

@@ -1,8 +1,9 @@
 // A cell's bound on the time step: the convective limit of the central
 // scheme, cfl / sum_d (|v_d| + c)/h_d (the directions' Courant numbers add
 // up in the von Neumann analysis of a central scheme), and the viscous one,
-// fourier / (nu_eff sum_d 1/h_d^2) with nu_eff = max(1, gamma/Pr) mu/rho
-// (momentum and heat diffuse at mu/rho and gamma mu/(Pr rho)). Negative or
+// fourier / (nu_eff sum_d 1/h_d^2) with nu_eff = max(4/3, gamma/Pr) mu/rho
+// (momentum diffuses at up to 4/3 mu/rho, the normal stress's, and heat at
+// gamma mu/(Pr rho)). Negative or
 // NaN for a state that is not physical.
 #pragma once
 
@@ -28,8 +29,8 @@ struct CellTimeStep {
     Real dt = cfl / rate;
     const Real mu = gas.viscosity(s.T);
     if (mu > Real(0)) {
-      const Real ratio = gas.gamma / gas.Pr;
-      const Real nu = mu / s.rho * (ratio > Real(1) ? ratio : Real(1));
+      const Real ratio = gas.gamma / gas.Pr, normal = Real(4) / Real(3);
+      const Real nu = mu / s.rho * (ratio > normal ? ratio : normal);
       const Real viscous = fourier / (nu * curvature);
       if (viscous < dt) dt = viscous;
     }

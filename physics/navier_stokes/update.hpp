@@ -48,7 +48,7 @@ struct CellUpdate {
   // difference of face values.
   KOKKOS_FORCEINLINE_FUNCTION static Real deconvolution(int k) {
     Real e = Real(0);
-    for (int l = k + 1; l <= Half; ++l) e += Real(gas::FaceStencil<Half>::c[l - 1]);
+    for (int l = k + 1; l <= Half; ++l) e += Real(gas::FaceStencil<Half>::c(l));
     return e;
   }
 
