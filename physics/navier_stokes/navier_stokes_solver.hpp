@@ -61,6 +61,7 @@ class Solver {
         acc_(p.integrator == Integrator::rk4 ? array("navier_stokes::rk4_sum", NCONS) : Array4<Real>()),
         w_(array("navier_stokes::w", NPRIM)),
         g_(array("navier_stokes::velocity_gradient", 3 * Dim)),
+        viscous_{viscous_array(0), viscous_array(1), Dim == 3 ? viscous_array(2) : Array4<Real>()},
         halo_(dec, NPRIM, faces()) {
     if (p.problem == nullptr || !p.initial)
       throw std::logic_error("navier_stokes::Solver: Params without a problem (make them with params())");
@@ -233,6 +234,7 @@ class Solver {
   const HaloExchange<Real>& halo() const { return halo_; }
   void release() {
     u_ = u_stage_ = acc_ = w_ = g_ = Array4<Real>();
+    for (auto& a : viscous_) a = Array4<Real>();
     halo_.release();
   }
 
@@ -256,6 +258,10 @@ class Solver {
     return {base, out, rule};
   }
 
+  Array4<Real> viscous_array(int d) const {
+    if (p_.viscosity.law == gas::ViscosityLaw::none) return Array4<Real>();
+    return array(std::string("navier_stokes::viscous_flux_") + "xyz"[d], 4);
+  }
   Array4<Real> array(const std::string& label, int vars) const {
     return Array4<Real>(label, vars, grid_.extent(2), grid_.extent(1), grid_.extent(0));
   }
@@ -309,6 +315,17 @@ class Solver {
       if constexpr (Dim == 3)
         for_each_3d("navier_stokes::gradient_z", k0, k1, ej0, ej1, ei0, ei1,
                     VelocityGradient<Real, H, 2>{w_, g_, inverse_h_[2]});
+      if (p_.viscosity.law == gas::ViscosityLaw::none) return;
+      // The viscous fluxes at the faces the updates read: along d, faces
+      // begin - H + 1 .. end + H - 1 (update.hpp).
+      const Real ih[3] = {inverse_h_[0], inverse_h_[1], inverse_h_[2]};
+      for_each_3d("navier_stokes::viscous_faces_x", k0, k1, j0, j1, i0 - H + 1, i1 + H,
+                  ViscousFaceFluxes<Real, Dim, H, 0>{w_, g_, viscous_[0], {ih[0], ih[1], ih[2]}, gas_});
+      for_each_3d("navier_stokes::viscous_faces_y", k0, k1, j0 - H + 1, j1 + H, i0, i1,
+                  ViscousFaceFluxes<Real, Dim, H, 1>{w_, g_, viscous_[1], {ih[0], ih[1], ih[2]}, gas_});
+      if constexpr (Dim == 3)
+        for_each_3d("navier_stokes::viscous_faces_z", k0 - H + 1, k1 + H, j0, j1, i0, i1,
+                    ViscousFaceFluxes<Real, Dim, H, 2>{w_, g_, viscous_[2], {ih[0], ih[1], ih[2]}, gas_});
     });
   }
 
@@ -331,9 +348,12 @@ class Solver {
 
   template <int H>
   CellUpdate<Real, Dim, H> update(const Stage& s, int terms) const {
-    return CellUpdate<Real, Dim, H>{
-        w_,   g_,     s.base, s.base, s.out, acc_, {inverse_h_[0], inverse_h_[1], inverse_h_[2]},
-        gas_, walls_, s.rule, terms};
+    CellUpdate<Real, Dim, H> f;
+    f.w = w_, f.g = g_, f.base = s.base, f.in = s.base, f.out = s.out, f.acc = acc_;
+    f.viscous_x = viscous_[0], f.viscous_y = viscous_[1], f.viscous_z = viscous_[2];
+    for (int d = 0; d < 3; ++d) f.inverse_h[d] = inverse_h_[d];
+    f.gas = gas_, f.walls = walls_, f.rule = s.rule, f.terms = terms;
+    return f;
   }
 
   // One Runge-Kutta stage: L from the state u_in, then s's rule.
@@ -403,6 +423,7 @@ class Solver {
   GridBlock grid_;
   Array4<Real> u_, u_stage_, acc_;
   mutable Array4<Real> w_, g_;
+  std::array<Array4<Real>, 3> viscous_;  // the viscous fluxes at the faces normal to x, y, z
   mutable HaloExchange<Real> halo_;
   GasModel<Real> gas_{};
   WallFaces walls_;

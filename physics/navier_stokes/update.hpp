@@ -17,6 +17,21 @@ namespace cfd::navier_stokes {
 
 enum class StageKind { ssp, rk4, rhs };
 
+// The viscous flux's point value at every face normal to D that the
+// updates read (update.hpp's CellUpdate takes 2 Half of them per cell and
+// direction): computed once per face instead of once per reading cell.
+template <class Real, int Dim, int Half, int D>
+struct ViscousFaceFluxes {
+  Array4<Real> w, g, faces;
+  Real inverse_h[3];
+  GasModel<Real> gas;
+  KOKKOS_FORCEINLINE_FUNCTION void operator()(const long k, const long j, const long i) const {
+    const Flux<Real> f = FaceFlux<Real, Dim, Half, D>::viscous_at(w, g, k, j, i, inverse_h, gas);
+    for (int m = 0; m < 3; ++m) faces(m, k, j, i) = f.momentum[m];
+    faces(3, k, j, i) = f.energy;
+  }
+};
+
 template <class Real>
 struct StageRule {
   StageKind kind = StageKind::ssp;
@@ -34,6 +49,10 @@ struct WallFaces {
 template <class Real, int Dim, int Half>
 struct CellUpdate {
   Array4<Real> w, g, base, in, out, acc;
+  // The viscous fluxes' point values at the faces normal to x, y, z
+  // (ViscousFaceFluxes: momentum x, y, z and energy; face i between cells
+  // i-1 and i), computed once per face before the update.
+  Array4<Real> viscous_x, viscous_y, viscous_z;
   Real inverse_h[3];
   GasModel<Real> gas;
   WallFaces walls;
@@ -55,6 +74,7 @@ struct CellUpdate {
   template <int D>
   KOKKOS_FORCEINLINE_FUNCTION void divergence(long k, long j, long i, Real div[NCONS]) const {
     using Face = FaceFlux<Real, Dim, Half, D>;
+    (void)sizeof(Face);
     const long cell = D == 0 ? i : D == 1 ? j : k;
     // (k, j, i) moved by s along D.
     const auto at = [&](long s, long& kk, long& jj, long& ii) {
@@ -74,9 +94,11 @@ struct CellUpdate {
       // Point values at faces cell-Half+1 .. cell+Half: slot s holds face cell + s - Half + 1.
       constexpr int N = 2 * Half;
       Flux<Real> v[N];
+      const Array4<Real>& faces = D == 0 ? viscous_x : D == 1 ? viscous_y : viscous_z;
       for (int s = 0; s < N; ++s) {
         at(s - Half + 1, kk, jj, ii);
-        v[s] = Face::viscous_at(w, g, kk, jj, ii, inverse_h, gas);
+        for (int m = 0; m < 3; ++m) v[s].momentum[m] = faces(m, kk, jj, ii);
+        v[s].energy = faces(3, kk, jj, ii);
       }
       // Fhat of faces cell (slot Half - 1) and cell + 1 (slot Half); the
       // point value alone where the weights would reach across a wall.
