@@ -289,9 +289,17 @@ struct VolumeLineMin {
   }
 };
 using Range3D = Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<3, Kokkos::Iterate::Right, Kokkos::Iterate::Right>>;
+// The tile's last extent is at most 64: Kokkos 4.6's CUDA MDRange maps the
+// third tile extent to the block's z dimension, which CUDA caps at 64, and
+// clamps the block there, but its device loop still steps through the range
+// in tiles of the extent asked for (KokkosExp_IterateTileGPU.hpp: offset =
+// tile_id * m_tile[2] + threadIdx.z): a tile of 128 ran only the first 64
+// entries of each 128, and every 3D kernel skipped cells of lines longer
+// than 64 (found on an H100: the 2D vortex at 64^2 and the Taylor-Green
+// vortex at 256^3 went wrong on the GPU, 32^3 and smaller did not).
 inline Range3D range_3d(long k0, long k1, long j0, long j1, long i0, long i1) {
 #if defined(KOKKOS_ENABLE_CUDA) || defined(KOKKOS_ENABLE_HIP)
-  if constexpr (!host_backend) return Range3D({k0, j0, i0}, {k1, j1, i1}, {1, 2, 128});
+  if constexpr (!host_backend) return Range3D({k0, j0, i0}, {k1, j1, i1}, {1, 4, 64});
 #endif
   return Range3D({k0, j0, i0}, {k1, j1, i1});
 }
