@@ -45,6 +45,8 @@ cases=(
   "kh_seed|config/kh_seed.yaml|--set grid.nx=128 --set grid.ny=128 --set time.end_time=0.05 --set output.time_interval=0|rho vx vy vz p"
   "blast3d_hllc|config/blast3d.yaml|--set grid.nx=40 --set grid.ny=36 --set grid.nz=30 --set time.end_time=0.1 --set output.time_interval=0|rho vx vy vz p"
   "blast3d_hlle_mc_rk3_fp32|config/blast3d.yaml|--set grid.nx=36 --set grid.ny=30 --set grid.nz=40 --set time.end_time=0.1 --set output.time_interval=0 --set euler2d.riemann=hlle --set euler2d.limiter=mc --set euler2d.integrator=rk3 --set euler2d.precision=fp32 --set boundary.x_lo=reflecting --set boundary.z_lo=periodic --set boundary.z_hi=periodic|rho vx vy vz p"
+  "blast3d_long_x|config/blast3d.yaml|--set grid.nx=200 --set grid.ny=6 --set grid.nz=5 --set time.end_time=0.02 --set output.time_interval=0|rho vx vy vz p"
+  "ns_taylor_green_long_x|config/taylor_green.yaml|--set grid.nx=136 --set grid.ny=8 --set grid.nz=6 --set time.end_time=0.05 --set output.time_interval=0|rho vx vy vz p T"
   "ns_taylor_green|config/taylor_green.yaml|--set grid.nx=32 --set grid.ny=32 --set grid.nz=32 --set time.end_time=0.5 --set output.time_interval=0|rho vx vy vz p T"
   "ns_taylor_green_o6_rk3|config/taylor_green.yaml|--set grid.nx=24 --set grid.ny=20 --set grid.nz=18 --set navier_stokes.order=6 --set navier_stokes.integrator=rk3 --set time.end_time=0.3 --set output.time_interval=0|rho vx vy vz p T"
   "ns_taylor_green_2d|config/taylor_green_2d.yaml||rho vx vy p T"
