@@ -87,8 +87,9 @@ model 10 x sizeof(real) per cell update (read and write the five conserved
 values once per step).
 
 Variants of euler3d: plm-hlle-rk2, plm-hllc-rk2 (the blast problem of
-config/blast3d.yaml, periodic sides, n^3 cells, CFL 0.3; the split kernels with z,
-as cfdrun runs grid.nz > 1); the same bytes model per cell update.
+config/blast3d.yaml, periodic sides, n^3 cells, CFL 0.3; the 3D fused stage,
+as cfdrun runs grid.nz > 1), and the same with -split (a kernel each for the
+x, y and z fluxes and the update); the same bytes model per cell update.
 
 Variants of diffusion (layout left: x contiguous, as in Fortran):
   baseline    every point, edges by a branch, loop order along memory
@@ -240,7 +241,11 @@ const std::vector<VariantKeys>& variants_of(const std::string& solver) {
        {"euler2d.integrator=euler", "euler2d.original_faces=true", "time.cfl=0.05", "euler2d.fused_stage=false"}}};
   static const std::vector<VariantKeys> euler3d = {
       {"plm-hlle-rk2", {"euler2d.problem=blast", "euler2d.riemann=hlle", "time.cfl=0.3"}},
-      {"plm-hllc-rk2", {"euler2d.problem=blast", "euler2d.riemann=hllc", "time.cfl=0.3"}}};
+      {"plm-hllc-rk2", {"euler2d.problem=blast", "euler2d.riemann=hllc", "time.cfl=0.3"}},
+      {"plm-hlle-rk2-split",
+       {"euler2d.problem=blast", "euler2d.riemann=hlle", "time.cfl=0.3", "euler2d.fused_stage=false"}},
+      {"plm-hllc-rk2-split",
+       {"euler2d.problem=blast", "euler2d.riemann=hllc", "time.cfl=0.3", "euler2d.fused_stage=false"}}};
   return solver == "sod" ? sod : solver == "euler2d" ? euler2d : solver == "euler3d" ? euler3d : diffusion;
 }
 

@@ -15,7 +15,7 @@ namespace {
 
 constexpr int max_scalars = 8;  // W holds 6 primitives and the scalars; the halo takes up to 16 components
 
-// What the 3D split kernels do not have yet, refused at the key that asks
+// What the 3D kernels do not have yet, refused at the key that asks
 // for it (grid.nz > 1).
 void refuse_in_3d(const Config& c, const Params& p) {
   const std::string why = " with grid.nz > 1: the 3D kernels do not have it yet (2D cases have grid.nz: 1)";
@@ -46,8 +46,8 @@ std::vector<KeySpec> keys() {
       {"grid.nz",
        KeyType::integer,
        "1",
-       "cells along z: 1 is a 2D case; more runs the 3D split kernels (no fused stage, tutorial faces, inflow sides, "
-       "gravity or scalars in 3D yet)",
+       "cells along z: 1 is a 2D case; more runs the 3D kernels (no tutorial faces, inflow sides, gravity or scalars "
+       "in 3D yet)",
        {},
        1,
        1e6},
@@ -90,7 +90,8 @@ std::vector<KeySpec> keys() {
       {"euler2d.fused_stage", KeyType::boolean, "true",
        "one kernel per Runge-Kutta stage on tiles held in fast memory (false: a kernel each for the primitives, "
        "x fluxes, y fluxes and update, through memory); the same results bit for bit. Gravity and passive scalars "
-       "always run the split kernels"},
+       "always run the split kernels. In 3D: the primitives, then one kernel computing each cell's six face fluxes "
+       "and its update (no flux arrays in memory); false: x, y, z fluxes and update as kernels of their own"},
       {"euler2d.gamma", KeyType::real, "1.6666666666666667", "ratio of specific heats", {}, 1.0000001, 10},
       {"boundary.x_lo", KeyType::choice, "periodic",
        "boundary at the lower x side (inflow: ghost cells at a state from formulas, keys inflow.x_lo.*)", sides},
@@ -221,8 +222,8 @@ Params params(const Config& c) {
   // the split kernels run, whatever euler2d.fused_stage says (the two give
   // the same bits, so the key is a choice of speed). Not refused: a
   // checkpoint's stored configuration holds the key's default, true.
-  // 3D grids run the split kernels (volume_solver.hpp) as well.
-  if (p.has_gravity() || p.scalars > 0 || p.three_d()) p.fused_stage = false;
+  // (3D grids have a fused stage of their own, volume_solver.hpp.)
+  if (p.has_gravity() || p.scalars > 0) p.fused_stage = false;
 
   if (p.steps == 0 && !(p.end_time > 0)) c.reject("time.end_time", "must be positive when time.steps is 0");
   // Each output time is a step landed on: an interval far below the run's

@@ -1,5 +1,6 @@
 // The euler2d method on a 3D block (grid.nz > 1): the split kernels of
-// euler2d_kernels.hpp with a third direction. The cell functions are the
+// euler2d_kernels.hpp with a third direction, and the fused stage that
+// computes a cell's six faces and its update in one kernel. The cell functions are the
 // same ones (cell_primitives, flux_difference, the face schemes and Riemann
 // solvers of physics/gas), and a face's state is rotated as the 2D kernels
 // rotate it, so that a direction in which nothing varies contributes an
@@ -15,6 +16,12 @@ namespace cfd::euler2d {
 
 template <class Real>
 using Array4 = Kokkos::View<Real****, Kokkos::LayoutRight, MemSpace>;  // (var, k, j, i)
+
+// A 3D block's primitives W(var, k, j, i): rho, vx, vy, vz, then p in the
+// fifth slot. The 2D kernels keep the internal energy too (IEI), which only
+// the tutorial's faces reconstruct; 3D has no tutorial faces, so its W is a
+// component shorter (8 bytes a cell in FP64 towards the footprint target).
+enum { IPV = 4, NPRIM_VOLUME = 5 };
 
 // A cell's bound on dt in 3D: min(dx/(|vx|+c), dy/(|vy|+c), dz/(|vz|+c)),
 // the 2D bound's minimum first (the same bits where z allows more).
@@ -65,7 +72,7 @@ struct VolumeFaceFlux {
     constexpr int vt = Dir == 0 ? IVY : IVX;
     constexpr int vu = Dir == 2 ? IVY : IVZ;
     return {face_value(w, IDN, k, j, i, side), face_value(w, vn, k, j, i, side), face_value(w, vt, k, j, i, side),
-            face_value(w, vu, k, j, i, side), face_value(w, IPR, k, j, i, side)};
+            face_value(w, vu, k, j, i, side), face_value(w, IPV, k, j, i, side)};
   }
   template <class W>
   KOKKOS_FORCEINLINE_FUNCTION static gas::Conserved<Real> flux(const W& w, long k, long j, long i, Real gamma) {
@@ -87,21 +94,16 @@ struct VolumeFaceFlux {
   }
 };
 
+// W = rho, vx, vy, vz, p of U (the snapshot's fields too).
 template <class Real, bool Reciprocal>
 struct VolumePrimitives {
   Array4<Real> u, w;
   Real gamma;
-  bool output;  // true: rho, vx, vy, vz, p in the first five slots (the snapshot's fields)
   KOKKOS_FORCEINLINE_FUNCTION void operator()(const long k, const long j, const long i) const {
     const CellPrimitives<Real> c = cell_primitives<Reciprocal>(u(IDN, k, j, i), u(IM1, k, j, i), u(IM2, k, j, i),
                                                                u(IM3, k, j, i), u(IEN, k, j, i), gamma);
     w(IDN, k, j, i) = c.rho, w(IVX, k, j, i) = c.vx, w(IVY, k, j, i) = c.vy, w(IVZ, k, j, i) = c.vz;
-    if (output) {
-      w(IEN, k, j, i) = c.p;
-    } else {
-      w(IEI, k, j, i) = c.e;
-      w(IPR, k, j, i) = c.p;
-    }
+    w(IPV, k, j, i) = c.p;
   }
 };
 
@@ -136,6 +138,39 @@ struct VolumeUpdate {
     update(IM2, k, j, i, dx_i, dy_j, dz_k);
     update(IM3, k, j, i, dx_i, dy_j, dz_k);
     update(IEN, k, j, i, dx_i, dy_j, dz_k);
+  }
+};
+
+// A stage's update of one cell with its six faces' fluxes computed in place
+// (the fused stage of 3D, euler2d.fused_stage: true): no flux arrays, so a
+// stage reads W and U and writes U once, and the footprint is U, the stage
+// state and W. Each interior face is computed by both its cells, by the
+// split kernels' function from the same W, so the results are the split
+// kernels' bits (tests/test_euler3d.cpp); a GPU has the arithmetic to spare,
+// a CPU core less so (docs/performance.md).
+template <class Real, class Scheme, bool Blend>
+struct VolumeFusedUpdate {
+  Array4<Real> w, u_base, u_in, u_out;
+  Array1<Real> inv_dx, inv_dy, inv_dz;  // the cells' reciprocal widths
+  Real gamma, a, b, dt;
+  KOKKOS_FORCEINLINE_FUNCTION void update(int v, long k, long j, long i, Real fx_lo, Real fx_hi, Real fy_lo, Real fy_hi,
+                                          Real fz_lo, Real fz_hi, Real rx, Real ry, Real rz) const {
+    u_out(v, k, j, i) = stage_value<Blend, true>(Blend ? u_base(v, k, j, i) : Real(0), u_in(v, k, j, i), fx_lo, fx_hi,
+                                                 rx, fy_lo, fy_hi, ry, fz_lo, fz_hi, rz, a, b, dt);
+  }
+  KOKKOS_FORCEINLINE_FUNCTION void operator()(const long k, const long j, const long i) const {
+    const gas::Conserved<Real> xl = VolumeFaceFlux<Real, 0, Scheme>::flux(w, k, j, i, gamma),
+                               xh = VolumeFaceFlux<Real, 0, Scheme>::flux(w, k, j, i + 1, gamma),
+                               yl = VolumeFaceFlux<Real, 1, Scheme>::flux(w, k, j, i, gamma),
+                               yh = VolumeFaceFlux<Real, 1, Scheme>::flux(w, k, j + 1, i, gamma),
+                               zl = VolumeFaceFlux<Real, 2, Scheme>::flux(w, k, j, i, gamma),
+                               zh = VolumeFaceFlux<Real, 2, Scheme>::flux(w, k + 1, j, i, gamma);
+    const Real rx = inv_dx(i), ry = inv_dy(j), rz = inv_dz(k);
+    update(IDN, k, j, i, xl.rho, xh.rho, yl.rho, yh.rho, zl.rho, zh.rho, rx, ry, rz);
+    update(IM1, k, j, i, xl.mx, xh.mx, yl.mx, yh.mx, zl.mx, zh.mx, rx, ry, rz);
+    update(IM2, k, j, i, xl.my, xh.my, yl.my, yh.my, zl.my, zh.my, rx, ry, rz);
+    update(IM3, k, j, i, xl.mz, xh.mz, yl.mz, yh.mz, zl.mz, zh.mz, rx, ry, rz);
+    update(IEN, k, j, i, xl.energy, xh.energy, yl.energy, yh.energy, zl.energy, zh.energy, rx, ry, rz);
   }
 };
 

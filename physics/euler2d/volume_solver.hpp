@@ -1,10 +1,13 @@
 // The euler2d method on a 3D grid (grid.nz > 1): conserved U(var, k, j, i)
 // on a block with two ghost layers in each direction, and a Runge-Kutta
-// stage as the split kernels of volume_kernels.hpp (primitives, x, y and z
-// fluxes, update), the halo filling W's ghosts in x, y and z in turn. The
-// 2D solver (euler2d_solver.hpp) keeps the fused stage, the tutorial's
-// faces, inflow sides, gravity and passive scalars; euler2d::params refuses
-// those with grid.nz > 1, naming the key.
+// stage as the kernels of volume_kernels.hpp: the halo fills W's ghosts in
+// x, y and z in turn, then one kernel computes each cell's six face fluxes
+// and its update (the fused stage, the default: U, the stage state and W are
+// the whole footprint), or with euler2d.fused_stage: false the x, y and z
+// fluxes into arrays and the update from them (the same bits). Then W of the
+// new state. The 2D solver (euler2d_solver.hpp) keeps the tutorial's faces,
+// inflow sides, gravity and passive scalars; euler2d::params refuses those
+// with grid.nz > 1, naming the key.
 #pragma once
 
 #include "core/checkpoint.hpp"
@@ -45,11 +48,11 @@ class VolumeSolver {
         grid_(dec.block),
         u_(array("euler2d::u", NCONS, 0, 0, 0)),
         u_stage_(p.integrator == Integrator::euler ? Array4<Real>() : array("euler2d::u_stage", NCONS, 0, 0, 0)),
-        w_(array("euler2d::w", NPRIM, 0, 0, 0)),
-        fx_(array("euler2d::flux_x", NCONS, 0, 0, 1)),
-        fy_(array("euler2d::flux_y", NCONS, 0, 1, 0)),
-        fz_(array("euler2d::flux_z", NCONS, 1, 0, 0)),
-        halo_(dec, NPRIM, faces()) {
+        w_(array("euler2d::w", NPRIM_VOLUME, 0, 0, 0)),
+        fx_(p.fused_stage ? Array4<Real>() : array("euler2d::flux_x", NCONS, 0, 0, 1)),
+        fy_(p.fused_stage ? Array4<Real>() : array("euler2d::flux_y", NCONS, 0, 1, 0)),
+        fz_(p.fused_stage ? Array4<Real>() : array("euler2d::flux_z", NCONS, 1, 0, 0)),
+        halo_(dec, NPRIM_VOLUME, faces()) {
     if (p.problem == nullptr || !p.initial)
       throw std::logic_error("euler2d::VolumeSolver: Params without a problem (make them with euler2d::params)");
     if (grid_.ndim != 3) throw std::logic_error("euler2d::VolumeSolver: a 3D decomposition");
@@ -205,7 +208,7 @@ class VolumeSolver {
   std::vector<HostField<Real>> fields() const {
     with_reciprocal([&](auto) {
       for_each_3d("euler2d::output_primitives", grid_.begin(2), grid_.end(2), grid_.begin(1), grid_.end(1),
-                  grid_.begin(0), grid_.end(0), VolumePrimitives<Real, true>{u_, u_stage_out(), Real(p_.gamma), true});
+                  grid_.begin(0), grid_.end(0), VolumePrimitives<Real, true>{u_, u_stage_out(), Real(p_.gamma)});
     });
     auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), u_stage_out());
     std::vector<HostField<Real>> out{{"rho", {}, "1", "density"},
@@ -326,7 +329,7 @@ class VolumeSolver {
 
   void primitives(const Array4<Real>& u) {
     for_each_3d("euler2d::primitives", grid_.begin(2), grid_.end(2), grid_.begin(1), grid_.end(1), grid_.begin(0),
-                grid_.end(0), VolumePrimitives<Real, true>{u, w_, Real(p_.gamma), false});
+                grid_.end(0), VolumePrimitives<Real, true>{u, w_, Real(p_.gamma)});
   }
 
   // u_out = a*u_base + b*(u_in + dt*L(u_in)) from W = primitives of u_in on
@@ -340,6 +343,19 @@ class VolumeSolver {
       using Scheme = decltype(scheme);
       if constexpr (!Scheme::tutorial) {
         const Real gamma = Real(p_.gamma);
+        if (p_.fused_stage) {
+          const auto fused = [&](auto blend) {
+            constexpr bool B = decltype(blend)::value;
+            for_each_3d("euler2d::fused_update", k0, k1, j0, j1, i0, i1,
+                        VolumeFusedUpdate<Real, Scheme, B>{w_, u_base, u_in, u_out, inverse_[0], inverse_[1],
+                                                           inverse_[2], gamma, a, b, dt});
+          };
+          if (a == Real(0) && b == Real(1))
+            fused(std::false_type{});
+          else
+            fused(std::true_type{});
+          return;
+        }
         for_each_3d("euler2d::fluxes_x", k0, k1, j0, j1, i0, i1 + 1, VolumeFaceFluxes<Real, 0, Scheme>{w_, fx_, gamma});
         for_each_3d("euler2d::fluxes_y", k0, k1, j0, j1 + 1, i0, i1, VolumeFaceFluxes<Real, 1, Scheme>{w_, fy_, gamma});
         for_each_3d("euler2d::fluxes_z", k0, k1 + 1, j0, j1, i0, i1, VolumeFaceFluxes<Real, 2, Scheme>{w_, fz_, gamma});
