@@ -100,7 +100,7 @@ Decomposition decompose(const GridBlock& whole, std::array<bool, 3> periodic, st
           axis_key[d], std::to_string(dec.ranks[d]) + " ranks along " + "xyz"[d] + " leave blocks of fewer than " +
                            std::to_string(min_n) + " of its " + std::to_string(whole.global_n[d]) + " " +
                            (whole.centering == Centering::cell ? "cells" : "points") +
-                           (whole.ghost > 2 ? " (the halo is " + std::to_string(whole.ghost) + " deep: the fused steps)"
+                           (whole.ghost > 2 ? " (the halo is " + std::to_string(whole.ghost) + " deep)"
                                             : std::string()) +
                            "; use fewer ranks or a larger grid");
 

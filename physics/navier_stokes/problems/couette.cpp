@@ -1,7 +1,9 @@
-// Compressible Couette flow between the walls y_lo and y_hi (boundary.y_lo
-// and boundary.y_hi are walls, x and z periodic): with a constant viscosity
-// the steady state has a uniform pressure p0, a linear velocity
-//   u(eta) = U_lo + (U_hi - U_lo) eta,   eta = (y - y_lo)/H,
+// Compressible Couette flow between two walls facing each other across x, y
+// or z (boundary.<d>_lo and <d>_hi are walls, the other sides periodic; the
+// shipped case has them at y_lo and y_hi): with a constant viscosity the
+// steady state has a uniform pressure p0, a linear velocity
+//   u(eta) = U_lo + (U_hi - U_lo) eta,   eta = (s - s_lo)/H,
+// s the coordinate across the walls,
 // and the temperature of the energy balance k T'' + mu u'^2 = 0 (viscous
 // heating conducted to the walls), with k = mu cp/Pr:
 //   both walls isothermal:  T = T_lo + (T_hi - T_lo) eta + Pr dU^2/(2 cp) eta (1 - eta),
@@ -28,22 +30,32 @@ std::vector<KeySpec> couette_keys() {
            {"linear", "exact"}}};
 }
 
+std::string side_key(int s) { return std::string("boundary.") + "xyz"[s / 2] + (s % 2 ? "_hi" : "_lo"); }
+
 StateAt couette_state(const Config& c, Params& p) {
-  if (!p.sides[2].is_wall()) c.reject("boundary.y_lo", "couette needs walls at y_lo and y_hi (boundary.y_lo, y_hi)");
-  for (int s : {0, 1, 4, 5})
-    if (p.sides[s].is_wall())
-      c.reject(std::string("boundary.") + "xyz"[s / 2] + (s % 2 ? "_hi" : "_lo"),
-               "couette's walls are at y_lo and y_hi; x and z are periodic");
+  // The direction across the walls: the one pair of wall sides.
+  int across = -1;
+  for (int d = 0; d < 3; ++d)
+    if (p.sides[2 * d].is_wall()) {
+      if (across >= 0)
+        c.reject(side_key(2 * d), std::string("couette has one pair of walls, and boundary.") + "xyz"[across] +
+                                      "_lo already is one; the other sides are periodic");
+      across = d;
+    }
+  if (across < 0)
+    c.reject("boundary.y_lo", "couette needs walls facing each other, e.g. boundary.y_lo and boundary.y_hi");
+  const char axis = "xyz"[across];
   if (p.viscosity.law != gas::ViscosityLaw::constant)
     c.reject("viscosity.law", "the Couette solution here is that of a constant viscosity");
-  if (p.sides[2].kind == Side::adiabatic_wall)
-    c.reject("boundary.y_lo", "the lower wall holds the temperature (isothermal_wall); the upper may be adiabatic");
-  const Wall lo = p.sides[2], hi = p.sides[3];
+  if (p.sides[2 * across].kind == Side::adiabatic_wall)
+    c.reject(side_key(2 * across), std::string("the lower wall holds the temperature (isothermal_wall); the upper, ") +
+                                       axis + "_hi, may be adiabatic");
+  const Wall lo = p.sides[2 * across], hi = p.sides[2 * across + 1];
   const bool adiabatic = hi.kind == Side::adiabatic_wall, exact = c.get_string("couette.start") == "exact";
-  const double p0 = c.get_real("couette.pressure"), R = p.R, y0 = p.lo[1], H = p.hi[1] - p.lo[1];
+  const double p0 = c.get_real("couette.pressure"), R = p.R, s0 = p.lo[across], H = p.hi[across] - p.lo[across];
   const double heating = p.Pr / p.cp();
-  return [=](double, double y, double, double) {
-    const double eta = (y - y0) / H;
+  return [=](double x, double y, double z, double) {
+    const double eta = ((across == 0 ? x : across == 1 ? y : z) - s0) / H;
     double v[3];
     for (int k = 0; k < 3; ++k) v[k] = lo.velocity[k] + (hi.velocity[k] - lo.velocity[k]) * eta;
     double dU2 = 0;
@@ -57,8 +69,12 @@ StateAt couette_state(const Config& c, Params& p) {
 }  // namespace
 
 namespace problems_list {
-extern const Problem couette{
-    "couette", "compressible Couette flow between walls at y_lo and y_hi", 0, 1, couette_keys, couette_state};
+extern const Problem couette{"couette",
+                             "compressible Couette flow between two walls facing each other (across x, y or z)",
+                             0,
+                             1,
+                             couette_keys,
+                             couette_state};
 }  // namespace problems_list
 
 }  // namespace cfd::navier_stokes
