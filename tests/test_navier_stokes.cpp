@@ -15,6 +15,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 
 using namespace cfd::navier_stokes;
@@ -430,4 +431,25 @@ TEST(NavierStokes, KeysRefuseWhatDoesNotFit) {
   EXPECT_TRUE(refused({"navier_stokes.problem=couette"}, "boundary.y_lo"));
   EXPECT_TRUE(refused({"viscosity.law=none", "viscosity.mu=0.1"}, "viscosity.mu"));
   EXPECT_FALSE(refused({"navier_stokes.problem=taylor_green_2d", "grid.nz=1"}, ""));
+}
+
+// A step far beyond the stable one drives the state non-physical; fault()
+// names the step, time and the first bad cell in global (i, j, k) order,
+// and is empty while the state is fine.
+TEST(NavierStokes, NonPhysicalStateIsFoundWithItsThreeIndices) {
+  Solver<double, 3> s(base({"navier_stokes.problem=taylor_green", "grid.nx=8", "grid.ny=8", "grid.nz=8"}));
+  s.set_initial_state();
+  EXPECT_EQ(s.fault(), "");
+  std::string fault;
+  for (int step = 0; step < 20 && fault.empty(); ++step) {
+    s.advance(5.0);
+    fault = s.fault();
+  }
+  ASSERT_FALSE(fault.empty()) << "twenty steps of dt = 5 (about 100 times the stable one) stayed physical";
+  EXPECT_NE(fault.find("non-physical state at step "), std::string::npos) << fault;
+  const size_t at = fault.find("cell (i, j, k) = (");
+  ASSERT_NE(at, std::string::npos) << fault;
+  long i = 0, j = 0, k = 0;
+  ASSERT_EQ(std::sscanf(fault.c_str() + at, "cell (i, j, k) = (%ld, %ld, %ld)", &i, &j, &k), 3) << fault;
+  EXPECT_TRUE(i >= 1 && i <= 8 && j >= 1 && j <= 8 && k >= 1 && k <= 8) << fault;
 }

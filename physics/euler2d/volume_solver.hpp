@@ -10,6 +10,7 @@
 // with grid.nz > 1, naming the key.
 #pragma once
 
+#include "core/block_cells.hpp"
 #include "core/checkpoint.hpp"
 #include "core/decomposition.hpp"
 #include "core/grid.hpp"
@@ -119,21 +120,14 @@ class VolumeSolver {
   std::string fault() const {
     auto u = u_;
     const Real gamma = Real(p_.gamma);
-    const long nx = p_.nx, ny = p_.ny;
-    const long x0 = grid_.offset[0] - grid_.begin(0), y0 = grid_.offset[1] - grid_.begin(1),
-               z0 = grid_.offset[2] - grid_.begin(2);
-    long first = Kokkos::reduction_identity<long>::min();
-    Kokkos::parallel_reduce(
-        "euler2d::find_bad_cell", interior(),
-        KOKKOS_LAMBDA(const long k, const long j, const long i, long& m) {
+    const long first = first_flagged_cell(
+        "euler2d::find_bad_cell", grid_, dec_.comm, KOKKOS_LAMBDA(const long k, const long j, const long i) {
           const CellPrimitives<Real> w = cell_primitives<true>(u(IDN, k, j, i), u(IM1, k, j, i), u(IM2, k, j, i),
                                                                u(IM3, k, j, i), u(IEN, k, j, i), gamma);
-          const long flat = ((z0 + k) * ny + (y0 + j)) * nx + (x0 + i);
-          if ((!(w.rho > 0) || !(w.p > 0)) && flat < m) m = flat;
-        },
-        Kokkos::Min<long>(first));
-    first = dec_.comm.min(first);
-    if (first == Kokkos::reduction_identity<long>::min()) return "";
+          return !(w.rho > 0) || !(w.p > 0);
+        });
+    if (first < 0) return "";
+    const long nx = p_.nx, ny = p_.ny;
     const long gi = first % nx, gj = first / nx % ny, gk = first / (nx * ny);
     double values[2] = {0, 0};
     const long li = gi - grid_.offset[0] + grid_.begin(0), lj = gj - grid_.offset[1] + grid_.begin(1),
@@ -216,7 +210,7 @@ class VolumeSolver {
                                      {"vy", {}, "1", "velocity along y"},
                                      {"vz", {}, "1", "velocity along z"},
                                      {"p", {}, "1", "pressure"}};
-    for (int v = 0; v < NCONS; ++v) out[v].values = owned(host, v);
+    for (int v = 0; v < NCONS; ++v) out[v].values = owned_cells(host, v, grid_);
     return out;
   }
 
@@ -227,7 +221,7 @@ class VolumeSolver {
                                      {"mom_y", {}, "1", "momentum density rho*vy"},
                                      {"mom_z", {}, "1", "momentum density rho*vz"},
                                      {"energy", {}, "1", "total energy density"}};
-    for (int v = 0; v < NCONS; ++v) out[v].values = owned(host, v);
+    for (int v = 0; v < NCONS; ++v) out[v].values = owned_cells(host, v, grid_);
     return out;
   }
   // The conserved state of the owned cells, component after component.
@@ -239,12 +233,7 @@ class VolumeSolver {
   Attributes clock() const { return {{"step", static_cast<double>(step_)}, {"time", time_}}; }
   void restore(const std::vector<HostField<Real>>& state, const Attributes& clock) {
     auto host = Kokkos::create_mirror_view(u_);
-    for (int v = 0; v < NCONS; ++v) {
-      size_t n = 0;
-      for (long k = grid_.begin(2); k < grid_.end(2); ++k)
-        for (long j = grid_.begin(1); j < grid_.end(1); ++j)
-          for (long i = grid_.begin(0); i < grid_.end(0); ++i) host(v, k, j, i) = state.at(v).values.at(n++);
-    }
+    set_owned_cells(host, state, NCONS, grid_);
     Kokkos::deep_copy(u_, host);
     step_ = static_cast<long>(clock_value(clock, "step"));
     time_ = clock_value(clock, "time");
@@ -287,14 +276,6 @@ class VolumeSolver {
   template <class F>
   void with_reciprocal(F&& f) const {
     f(std::true_type{});  // every scheme of 3D takes its primitives by a reciprocal (FaceScheme::reciprocal)
-  }
-  std::vector<Real> owned(const typename Array4<Real>::HostMirror& host, int v) const {
-    std::vector<Real> values;
-    values.reserve(grid_.owned_count());
-    for (long k = grid_.begin(2); k < grid_.end(2); ++k)
-      for (long j = grid_.begin(1); j < grid_.end(1); ++j)
-        for (long i = grid_.begin(0); i < grid_.end(0); ++i) values.push_back(host(v, k, j, i));
-    return values;
   }
   using Interior = Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<3>, Kokkos::IndexType<long>>;
   Interior interior() const {

@@ -6,6 +6,7 @@
 // template argument of the kernels, chosen once per stage.
 #pragma once
 
+#include "core/block_cells.hpp"
 #include "core/checkpoint.hpp"
 #include "core/decomposition.hpp"
 #include "core/grid.hpp"
@@ -133,20 +134,13 @@ class Solver {
   std::string fault() const {
     auto u = u_;
     const GasModel<Real> gas = gas_;
-    const long nx = p_.nx, ny = p_.ny;
-    const long x0 = grid_.offset[0] - grid_.begin(0), y0 = grid_.offset[1] - grid_.begin(1),
-               z0 = grid_.offset[2] - grid_.begin(2);
-    long first = Kokkos::reduction_identity<long>::min();
-    Kokkos::parallel_reduce(
-        "navier_stokes::find_bad_cell", interior(),
-        KOKKOS_LAMBDA(const long k, const long j, const long i, long& m) {
+    const long first = first_flagged_cell(
+        "navier_stokes::find_bad_cell", grid_, dec_.comm, KOKKOS_LAMBDA(const long k, const long j, const long i) {
           const CellState<Real> s = cell_state(u, k, j, i, gas);
-          const long flat = ((z0 + k) * ny + (y0 + j)) * nx + (x0 + i);
-          if ((!(s.rho > 0) || !(s.p > 0)) && flat < m) m = flat;
-        },
-        Kokkos::Min<long>(first));
-    first = dec_.comm.min(first);
-    if (first == Kokkos::reduction_identity<long>::min()) return "";
+          return !(s.rho > 0) || !(s.p > 0);
+        });
+    if (first < 0) return "";
+    const long nx = p_.nx, ny = p_.ny;
     return "non-physical state at step " + std::to_string(step_) + ", t = " + format_real(time_) +
            ": cell (i, j, k) = (" + std::to_string(first % nx + 1) + ", " + std::to_string(first / nx % ny + 1) + ", " +
            std::to_string(first / (nx * ny) + 1) + ") has a density or pressure that is not positive";
@@ -191,7 +185,7 @@ class Solver {
     evaluate(terms);
     auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), u_stage_);
     std::vector<std::vector<Real>> out;
-    for (int v = 0; v < NCONS; ++v) out.push_back(owned(host, v));
+    for (int v = 0; v < NCONS; ++v) out.push_back(owned_cells(host, v, grid_));
     return out;
   }
 
@@ -204,7 +198,7 @@ class Solver {
     if (Dim == 3) out.push_back({"vz", {}, "1", "velocity along z"}), slots.push_back(IVZ);
     out.push_back({"p", {}, "1", "pressure"}), slots.push_back(IPR);
     out.push_back({"T", {}, "1", "temperature p/(rho R)"}), slots.push_back(ITM);
-    for (size_t f = 0; f < out.size(); ++f) out[f].values = owned(host, slots[f]);
+    for (size_t f = 0; f < out.size(); ++f) out[f].values = owned_cells(host, slots[f], grid_);
     return out;
   }
 
@@ -215,18 +209,13 @@ class Solver {
                                      {"mom_y", {}, "1", "momentum density rho*vy"},
                                      {"mom_z", {}, "1", "momentum density rho*vz"},
                                      {"energy", {}, "1", "total energy density"}};
-    for (int v = 0; v < NCONS; ++v) out[v].values = owned(host, v);
+    for (int v = 0; v < NCONS; ++v) out[v].values = owned_cells(host, v, grid_);
     return out;
   }
   Attributes clock() const { return {{"step", static_cast<double>(step_)}, {"time", time_}}; }
   void restore(const std::vector<HostField<Real>>& state, const Attributes& clock) {
     auto host = Kokkos::create_mirror_view(u_);
-    for (int v = 0; v < NCONS; ++v) {
-      size_t n = 0;
-      for (long k = grid_.begin(2); k < grid_.end(2); ++k)
-        for (long j = grid_.begin(1); j < grid_.end(1); ++j)
-          for (long i = grid_.begin(0); i < grid_.end(0); ++i) host(v, k, j, i) = state.at(v).values.at(n++);
-    }
+    set_owned_cells(host, state, NCONS, grid_);
     Kokkos::deep_copy(u_, host);
     step_ = static_cast<long>(clock_value(clock, "step"));
     time_ = clock_value(clock, "time");
@@ -264,14 +253,6 @@ class Solver {
   }
   Array4<Real> array(const std::string& label, int vars) const {
     return Array4<Real>(label, vars, grid_.extent(2), grid_.extent(1), grid_.extent(0));
-  }
-  std::vector<Real> owned(const typename Array4<Real>::HostMirror& host, int v) const {
-    std::vector<Real> values;
-    values.reserve(grid_.owned_count());
-    for (long k = grid_.begin(2); k < grid_.end(2); ++k)
-      for (long j = grid_.begin(1); j < grid_.end(1); ++j)
-        for (long i = grid_.begin(0); i < grid_.end(0); ++i) values.push_back(host(v, k, j, i));
-    return values;
   }
   using Interior = Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<3>, Kokkos::IndexType<long>>;
   Interior interior() const {
