@@ -97,12 +97,12 @@ Decomposition decompose(const GridBlock& whole, std::array<bool, 3> periodic, st
   for (int d = 0; d < ndim; ++d)
     if (dec.ranks[d] > 1 && whole.global_n[d] / dec.ranks[d] < min_n)
       throw DecompositionError(
-          axis_key[d], std::to_string(dec.ranks[d]) + " ranks along " + "xyz"[d] + " leave blocks of fewer than " +
-                           std::to_string(min_n) + " of its " + std::to_string(whole.global_n[d]) + " " +
-                           (whole.centering == Centering::cell ? "cells" : "points") +
-                           (whole.ghost > 2 ? " (the halo is " + std::to_string(whole.ghost) + " deep)"
-                                            : std::string()) +
-                           "; use fewer ranks or a larger grid");
+          axis_key[d],
+          std::to_string(dec.ranks[d]) + " ranks along " + "xyz"[d] + " leave blocks of fewer than " +
+              std::to_string(min_n) + " of its " + std::to_string(whole.global_n[d]) + " " +
+              (whole.centering == Centering::cell ? "cells" : "points") +
+              (whole.ghost > 2 ? " (the halo is " + std::to_string(whole.ghost) + " deep)" : std::string()) +
+              "; use fewer ranks or a larger grid");
 
 #ifdef CFDRUN_HAVE_MPI
   if (size > 1 || comm.handle() != MPI_COMM_SELF) {
