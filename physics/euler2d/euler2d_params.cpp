@@ -90,8 +90,9 @@ std::vector<KeySpec> keys() {
       {"euler2d.fused_stage", KeyType::boolean, "true",
        "one kernel per Runge-Kutta stage on tiles held in fast memory (false: a kernel each for the primitives, "
        "x fluxes, y fluxes and update, through memory); the same results bit for bit. Gravity and passive scalars "
-       "always run the split kernels. In 3D: the primitives, then one kernel computing each cell's six face fluxes "
-       "and its update (no flux arrays in memory); false: x, y, z fluxes and update as kernels of their own"},
+       "always run the split kernels. In 3D: one kernel walking columns of tiles plane by plane, each face's flux "
+       "computed once (no flux arrays in memory), then the primitives; false: x, y, z fluxes and update as kernels "
+       "of their own"},
       {"euler2d.gamma", KeyType::real, "1.6666666666666667", "ratio of specific heats", {}, 1.0000001, 10},
       {"boundary.x_lo", KeyType::choice, "periodic",
        "boundary at the lower x side (inflow: ghost cells at a state from formulas, keys inflow.x_lo.*)", sides},

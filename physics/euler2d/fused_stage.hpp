@@ -26,6 +26,30 @@ struct RowOfCell {
   KOKKOS_INLINE_FUNCTION int operator()(int c) const { return int((unsigned(c) * magic) >> 16); }
 };
 
+// f(i, j) over [i0, i1) x [j0, j1), by a team of the fused stages (2D and
+// 3D). A GPU team's threads take the cells in row order, thread r the cells
+// r, r + team size, ...: a region a little larger than the team (a tile's
+// margin, its 33 x faces a row) then costs one more pass of a few threads,
+// not of every warp. On a CPU the team's one thread walks the rows, each
+// vectorised. Row and column of a cell come without a division (RowOfCell:
+// the caller keeps (i1 - i0)^2 * (j1 - j0) below 2^16).
+template <class Member, class F>
+KOKKOS_FORCEINLINE_FUNCTION void for_tile_cells(const Member& team, long i0, long i1, long j0, long j1, const F& f) {
+  if constexpr (host_backend) {
+    for (long j = j0; j < j1; ++j) {
+      CFD_SIMD
+      for (long i = i0; i < i1; ++i) f(i, j);
+    }
+  } else {
+    const int width = int(i1 - i0), count = width * int(j1 - j0);
+    const RowOfCell row_of(width);
+    for (int c = team.team_rank(); c < count; c += team.team_size()) {
+      const int row = row_of(c);
+      f(i0 + (c - row * width), j0 + row);
+    }
+  }
+}
+
 template <class Real, class Scheme, bool Blend>
 struct FusedStage {
   using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
@@ -130,29 +154,10 @@ struct FusedStage {
 #endif
   using Policy = Kokkos::TeamPolicy<ExecSpace, Kokkos::LaunchBounds<host_backend ? 0 : team_threads, teams_per_sm>>;
 
-  // f(i, j) over [i0, i1) x [j0, j1). A GPU team's threads take the cells
-  // in row order, thread r the cells r, r + 256, ...: a region a little
-  // larger than the team (a tile's margin, its 33 x faces a row) then costs
-  // one more pass of a few threads, not of every warp. On a CPU the team's
-  // one thread walks the rows, each vectorised.
   template <class F>
   KOKKOS_FORCEINLINE_FUNCTION static void for_cells(const Member& team, long i0, long i1, long j0, long j1,
                                                     const F& f) {
-    if constexpr (host_backend) {
-      for (long j = j0; j < j1; ++j) {
-        CFD_SIMD
-        for (long i = i0; i < i1; ++i) f(i, j);
-      }
-    } else {
-      // Row and column of cell c without a division (RowOfCell; its bound
-      // holds for the largest region, the tile with its margin: below).
-      const int width = int(i1 - i0), count = width * int(j1 - j0);
-      const RowOfCell row_of(width);
-      for (int c = team.team_rank(); c < count; c += team.team_size()) {
-        const int row = row_of(c);
-        f(i0 + (c - row * width), j0 + row);
-      }
-    }
+    for_tile_cells(team, i0, i1, j0, j1, f);
   }
   static_assert(host_backend || long(tile_j + 2 * ghost) * (tile_i + 2 * ghost) * (tile_i + 2 * ghost) < 65536,
                 "RowOfCell needs cell * width < 2^16 over the tile and its margin");

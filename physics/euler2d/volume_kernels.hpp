@@ -1,7 +1,7 @@
 // The euler2d method on a 3D block (grid.nz > 1): the split kernels of
-// euler2d_kernels.hpp with a third direction, and the fused stage that
-// computes a cell's six faces and its update in one kernel. The cell functions are the
-// same ones (cell_primitives, flux_difference, the face schemes and Riemann
+// euler2d_kernels.hpp with a third direction (the fused stage,
+// volume_fused_stage.hpp, computes its faces with these functions too). The
+// cell functions are the same ones (cell_primitives, flux_difference, the face schemes and Riemann
 // solvers of physics/gas), and a face's state is rotated as the 2D kernels
 // rotate it, so that a direction in which nothing varies contributes an
 // exact zero: a 2D problem extruded along z gives the 2D results bit for bit
@@ -59,26 +59,53 @@ struct VolumeFaceFlux {
     else
       return w(v, k + shift, j, i);
   }
+  // The limited slope along Dir of primitive v of cell (k, j, i).
+  template <class W>
+  KOKKOS_FORCEINLINE_FUNCTION static Real cell_slope(const W& w, int v, long k, long j, long i) {
+    const Real c = at(w, v, k, j, i, 0);
+    return gas::limited_slope<Scheme::limiter>(c - at(w, v, k, j, i, -1), at(w, v, k, j, i, 1) - c);
+  }
+  // A cell's value c moved to its face on side -1 (lower) or +1 (upper).
+  KOKKOS_FORCEINLINE_FUNCTION static Real at_face(Real c, Real slope, Real side) {
+    return c + side * Real(0.5) * slope;
+  }
+  // A W that holds its cells' slopes along Dir (stores_slopes, the fused
+  // stage's plane) gives them; otherwise each face computes the slopes of
+  // its two cells.
   template <class W>
   KOKKOS_FORCEINLINE_FUNCTION static Real face_value(const W& w, int v, long k, long j, long i, Real side) {
     const Real c = at(w, v, k, j, i, 0);
     if constexpr (!Scheme::plm) return c;
-    const Real slope = gas::limited_slope<Scheme::limiter>(c - at(w, v, k, j, i, -1), at(w, v, k, j, i, 1) - c);
-    return c + side * Real(0.5) * slope;
+    if constexpr (stores_slopes<W>::value)
+      return at_face(c, w.slope(v, k, j, i), side);
+    else
+      return at_face(c, cell_slope(w, v, k, j, i), side);
   }
+  // The primitives in the Riemann solver's order: the normal velocity first.
+  static constexpr int vn = Dir == 0 ? IVX : Dir == 1 ? IVY : IVZ;
+  static constexpr int vt = Dir == 0 ? IVY : IVX;
+  static constexpr int vu = Dir == 2 ? IVY : IVZ;
   template <class W>
   KOKKOS_FORCEINLINE_FUNCTION static gas::Primitive<Real> face_state(const W& w, long k, long j, long i, Real side) {
-    constexpr int vn = Dir == 0 ? IVX : Dir == 1 ? IVY : IVZ;
-    constexpr int vt = Dir == 0 ? IVY : IVX;
-    constexpr int vu = Dir == 2 ? IVY : IVZ;
     return {face_value(w, IDN, k, j, i, side), face_value(w, vn, k, j, i, side), face_value(w, vt, k, j, i, side),
             face_value(w, vu, k, j, i, side), face_value(w, IPV, k, j, i, side)};
+  }
+  // The same from face values f[v] already at the face (the fused stage's
+  // columns along z).
+  template <class Values>
+  KOKKOS_FORCEINLINE_FUNCTION static gas::Primitive<Real> face_state(const Values& f) {
+    return {f[IDN], f[vn], f[vt], f[vu], f[IPV]};
   }
   template <class W>
   KOKKOS_FORCEINLINE_FUNCTION static gas::Conserved<Real> flux(const W& w, long k, long j, long i, Real gamma) {
     // The cell below the face.
     const long km = Dir == 2 ? k - 1 : k, jm = Dir == 1 ? j - 1 : j, im = Dir == 0 ? i - 1 : i;
-    const gas::Primitive<Real> l = face_state(w, km, jm, im, Real(1)), r = face_state(w, k, j, i, Real(-1));
+    return solve(face_state(w, km, jm, im, Real(1)), face_state(w, k, j, i, Real(-1)), gamma);
+  }
+  // The flux from the states l below and r above the face, in x, y, z
+  // components.
+  KOKKOS_FORCEINLINE_FUNCTION static gas::Conserved<Real> solve(const gas::Primitive<Real>& l,
+                                                                const gas::Primitive<Real>& r, Real gamma) {
     gas::Conserved<Real> f = gas::riemann_flux<Scheme::riemann, Scheme::reciprocal>(l, r, gamma);
     if constexpr (Dir == 1) {
       const Real normal = f.mx;
@@ -138,41 +165,6 @@ struct VolumeUpdate {
     update(IM2, k, j, i, dx_i, dy_j, dz_k);
     update(IM3, k, j, i, dx_i, dy_j, dz_k);
     update(IEN, k, j, i, dx_i, dy_j, dz_k);
-  }
-};
-
-// A stage's update of one cell with its six faces' fluxes computed in place
-// (the fused stage of 3D, euler2d.fused_stage: true): no flux arrays, so a
-// stage reads W and U and writes U once, and the footprint is U, the stage
-// state and W. Each interior face is computed by both its cells, by the
-// split kernels' function from the same W, so the results are the split
-// kernels' bits (tests/test_euler3d.cpp). Computing each face twice costs
-// arithmetic: about the split kernels' speed on the CPU, 7.6e8 cell-updates/s
-// in FP64 at 512^3 on an H100 (docs/performance.md); faces once per cell in
-// fast memory are the next step.
-template <class Real, class Scheme, bool Blend>
-struct VolumeFusedUpdate {
-  Array4<Real> w, u_base, u_in, u_out;
-  Array1<Real> inv_dx, inv_dy, inv_dz;  // the cells' reciprocal widths
-  Real gamma, a, b, dt;
-  KOKKOS_FORCEINLINE_FUNCTION void update(int v, long k, long j, long i, Real fx_lo, Real fx_hi, Real fy_lo, Real fy_hi,
-                                          Real fz_lo, Real fz_hi, Real rx, Real ry, Real rz) const {
-    u_out(v, k, j, i) = stage_value<Blend, true>(Blend ? u_base(v, k, j, i) : Real(0), u_in(v, k, j, i), fx_lo, fx_hi,
-                                                 rx, fy_lo, fy_hi, ry, fz_lo, fz_hi, rz, a, b, dt);
-  }
-  KOKKOS_FORCEINLINE_FUNCTION void operator()(const long k, const long j, const long i) const {
-    const gas::Conserved<Real> xl = VolumeFaceFlux<Real, 0, Scheme>::flux(w, k, j, i, gamma),
-                               xh = VolumeFaceFlux<Real, 0, Scheme>::flux(w, k, j, i + 1, gamma),
-                               yl = VolumeFaceFlux<Real, 1, Scheme>::flux(w, k, j, i, gamma),
-                               yh = VolumeFaceFlux<Real, 1, Scheme>::flux(w, k, j + 1, i, gamma),
-                               zl = VolumeFaceFlux<Real, 2, Scheme>::flux(w, k, j, i, gamma),
-                               zh = VolumeFaceFlux<Real, 2, Scheme>::flux(w, k + 1, j, i, gamma);
-    const Real rx = inv_dx(i), ry = inv_dy(j), rz = inv_dz(k);
-    update(IDN, k, j, i, xl.rho, xh.rho, yl.rho, yh.rho, zl.rho, zh.rho, rx, ry, rz);
-    update(IM1, k, j, i, xl.mx, xh.mx, yl.mx, yh.mx, zl.mx, zh.mx, rx, ry, rz);
-    update(IM2, k, j, i, xl.my, xh.my, yl.my, yh.my, zl.my, zh.my, rx, ry, rz);
-    update(IM3, k, j, i, xl.mz, xh.mz, yl.mz, yh.mz, zl.mz, zh.mz, rx, ry, rz);
-    update(IEN, k, j, i, xl.energy, xh.energy, yl.energy, yh.energy, zl.energy, zh.energy, rx, ry, rz);
   }
 };
 

@@ -1,9 +1,10 @@
 // The euler2d method on a 3D grid (grid.nz > 1): conserved U(var, k, j, i)
 // on a block with two ghost layers in each direction, and a Runge-Kutta
 // stage as the kernels of volume_kernels.hpp: the halo fills W's ghosts in
-// x, y and z in turn, then one kernel computes each cell's six face fluxes
-// and its update (the fused stage, the default: U, the stage state and W are
-// the whole footprint), or with euler2d.fused_stage: false the x, y and z
+// x, y and z in turn, then one kernel computes the faces' fluxes and the
+// update, walking columns of tiles plane by plane (the fused stage,
+// volume_fused_stage.hpp, the default: U, the stage state and W are the
+// whole footprint), or with euler2d.fused_stage: false the x, y and z
 // fluxes into arrays and the update from them (the same bits). Then W of the
 // new state. The 2D solver (euler2d_solver.hpp) keeps the tutorial's faces,
 // inflow sides, gravity and passive scalars; euler2d::params refuses those
@@ -19,6 +20,7 @@
 #include "core/snapshot.hpp"
 #include "physics/euler2d/euler2d_params.hpp"
 #include "physics/euler2d/euler2d_solver.hpp"  // Totals
+#include "physics/euler2d/volume_fused_stage.hpp"
 #include "physics/euler2d/volume_kernels.hpp"
 
 #include <cmath>
@@ -325,11 +327,10 @@ class VolumeSolver {
       if constexpr (!Scheme::tutorial) {
         const Real gamma = Real(p_.gamma);
         if (p_.fused_stage) {
+          const long begin[3] = {i0, j0, k0}, end[3] = {i1, j1, k1};
           const auto fused = [&](auto blend) {
-            constexpr bool B = decltype(blend)::value;
-            for_each_3d("euler2d::fused_update", k0, k1, j0, j1, i0, i1,
-                        VolumeFusedUpdate<Real, Scheme, B>{w_, u_base, u_in, u_out, inverse_[0], inverse_[1],
-                                                           inverse_[2], gamma, a, b, dt});
+            volume_fused_stage<Real, Scheme, decltype(blend)::value>(w_, u_base, u_in, u_out, inverse_[0], inverse_[1],
+                                                                     inverse_[2], gamma, a, b, dt, begin, end);
           };
           if (a == Real(0) && b == Real(1))
             fused(std::false_type{});

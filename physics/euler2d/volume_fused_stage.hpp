@@ -1,0 +1,397 @@
+// One Runge-Kutta stage of euler2d on a 3D block as one kernel, each face's
+// flux computed once. A team takes a column of tile_i x tile_j cells and
+// walks it plane by plane along k (over `planes` planes, so that a block
+// gives many teams): for each plane it copies W of the plane and its
+// two-cell margin into team scratch (GPU shared memory, CPU cache), then, as
+// the 2D fused stage (fused_stage.hpp) does on its tile, the limited slopes
+// along x and the x fluxes, the same along y, and last the z face above each
+// cell from the column's own values, which its thread carries from plane to
+// plane: the flux through the face below and the upper face state of the
+// cell below (on a GPU in registers, on a CPU in scratch). Each slope is
+// then computed once per cell and direction and each Riemann problem once
+// per face, where a thread per cell computing its six faces (the first 3D
+// fused stage, 7.6e8 cell-updates/s on an H100) computed each face twice
+// and each slope four times. The cell physics is the split kernels' (VolumeFaceFlux, the
+// same limiter and Riemann solver, stage_value's order of sums), so the
+// results are their bits (tests/test_euler3d.cpp).
+#pragma once
+
+#include "physics/euler2d/fused_stage.hpp"  // for_tile_cells
+#include "physics/euler2d/volume_kernels.hpp"
+
+#include <cstdlib>
+#include <stdexcept>
+#include <string>
+
+namespace cfd::euler2d {
+
+template <class Real, class Scheme, bool Blend, bool Roomy = false>
+struct VolumeFusedStage {
+  static_assert(!Scheme::tutorial, "3D has no tutorial faces");
+  using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
+  using ScratchSpace = typename ExecSpace::scratch_memory_space;
+  using Scratch = Kokkos::View<Real***, Kokkos::LayoutRight, ScratchSpace, Kokkos::MemoryUnmanaged>;  // (slot, j, i)
+  using ScratchPool = Kokkos::View<Real*, ScratchSpace, Kokkos::MemoryUnmanaged>;
+  // GPU: the 2D stage's tile, 32 x 8 cells, a thread each, and its 41,600
+  // bytes of shared memory in FP64 (four blocks on an H100/H200
+  // multiprocessor). CPU: 64 x 8 cells, about 140 KB with the columns'
+  // carries, in a core's L2; a team is one thread.
+  static constexpr int tile_i = host_backend ? 64 : 32, tile_j = 8, team_threads = host_backend ? 1 : 256;
+  static_assert(host_backend || team_threads == tile_i * tile_j, "a GPU thread owns one column of the tile");
+  // Planes a team walks: each new column starts by computing the face below
+  // its first cell (two slopes and a Riemann problem), 1/32 of the z work.
+  static constexpr int planes = 32;
+  static constexpr bool slopes_stored = Scheme::plm;
+  static constexpr bool fluxes_share_scratch = !host_backend;  // as in the 2D stage
+  static constexpr bool carries_in_scratch = host_backend;
+
+  Array4<Real> w, u_base, u_in, u_out;
+  Array1<Real> inv_dx, inv_dy, inv_dz;
+  Real gamma, a, b, dt;
+  int tiles_i, tiles_j;
+  long begin[3], end[3];  // the block's own cells
+
+  // W of one plane in scratch, addressed with the block's indices (k is the
+  // plane's and not looked at).
+  struct PlanePrimitives {
+    Scratch w;
+    long j0, i0;  // block indices of the scratch's first cell
+    KOKKOS_FORCEINLINE_FUNCTION Real operator()(int v, long, long j, long i) const { return w(v, j - j0, i - i0); }
+  };
+  // The same with the cells' slopes along one in-plane direction.
+  struct PlaneWithSlopes {
+    static constexpr bool stores_slopes = true;
+    PlanePrimitives prims;
+    Scratch slopes;
+    long j0, i0;  // block indices of the slopes' first cell
+    KOKKOS_FORCEINLINE_FUNCTION Real operator()(int v, long k, long j, long i) const { return prims(v, k, j, i); }
+    KOKKOS_FORCEINLINE_FUNCTION Real slope(int v, long, long j, long i) const { return slopes(v, j - j0, i - i0); }
+  };
+
+  // What a column carries from plane k to k + 1: the flux through the face
+  // below the cell being updated and the upper face state of the cell
+  // below it... once updated, of the cell itself. A GPU thread holds its
+  // column's in registers; the CPU's one thread all the tile's in scratch.
+  struct RegisterCarry {
+    Real flux_below[NCONS], upper[NPRIM_VOLUME];
+    KOKKOS_FORCEINLINE_FUNCTION Real& flux(int v) { return flux_below[v]; }
+    KOKKOS_FORCEINLINE_FUNCTION Real& face(int v) { return upper[v]; }
+  };
+  struct ScratchCarry {
+    const Scratch& s;
+    long jj, ii;
+    KOKKOS_FORCEINLINE_FUNCTION Real& flux(int v) const { return s(v, jj, ii); }
+    KOKKOS_FORCEINLINE_FUNCTION Real& face(int v) const { return s(NCONS + v, jj, ii); }
+  };
+
+  // Values of each scratch region.
+  static constexpr long primitive_values = long(NPRIM_VOLUME) * (tile_j + 2 * ghost) * (tile_i + 2 * ghost);
+  static constexpr long slopes_x = long(NPRIM_VOLUME) * tile_j * (tile_i + 2),
+                        slopes_y = long(NPRIM_VOLUME) * (tile_j + 2) * tile_i;
+  static constexpr long slope_values = !slopes_stored ? 0 : slopes_x > slopes_y ? slopes_x : slopes_y;
+  static constexpr long fluxes_x = long(NCONS) * tile_j * (tile_i + 1), fluxes_y = long(NCONS) * (tile_j + 1) * tile_i;
+  static constexpr long flux_values = !fluxes_share_scratch ? fluxes_x + fluxes_y
+                                      : fluxes_x > fluxes_y ? fluxes_x
+                                                            : fluxes_y;
+  static constexpr long carry_values = carries_in_scratch ? long(NCONS + NPRIM_VOLUME) * tile_j * tile_i : 0;
+  static size_t scratch_bytes() {
+    return ScratchPool::shmem_size(primitive_values) + ScratchPool::shmem_size(slope_values) +
+           ScratchPool::shmem_size(flux_values) + ScratchPool::shmem_size(carry_values);
+  }
+  static constexpr size_t scratch_bytes_at_most =
+      size_t(primitive_values + slope_values + flux_values + carry_values) * sizeof(Real) + 4 * 64;
+  // Teams per GPU multiprocessor (launch bounds): the 2D stage's four in
+  // FP64 (64 registers a thread), six in FP32 (40); a column's carries are
+  // ten values more than a 2D thread holds, and at 64 registers ptxas
+  // spills about 300 bytes a thread in FP64. Roomy: three and four (85 and
+  // 64 registers), measured against them (CFDRUN_FUSED3D_ROOMY=1).
+  static constexpr int teams_wanted = sizeof(Real) == 4 ? (Roomy ? 4 : 6) : (Roomy ? 3 : 4);
+  static constexpr int teams_per_sm =
+      host_backend ? 0 : gpu_blocks_per_sm(scratch_bytes_at_most, team_threads, teams_wanted);
+  using Policy = Kokkos::TeamPolicy<ExecSpace, Kokkos::LaunchBounds<host_backend ? 0 : team_threads, teams_per_sm>>;
+  static_assert(host_backend || long(tile_j + 2 * ghost) * (tile_i + 2 * ghost) * (tile_i + 2 * ghost) < 65536,
+                "for_tile_cells needs cell * width < 2^16 over the plane and its margin");
+
+  template <class F>
+  KOKKOS_FORCEINLINE_FUNCTION static void for_cells(const Member& team, long i0, long i1, long j0, long j1,
+                                                    const F& f) {
+    for_tile_cells(team, i0, i1, j0, j1, f);
+  }
+
+  // The flux through the z face below cell (k, j, i) and the upper face
+  // state of cell (k, j, i) into c: the column's start.
+  template <class Carry>
+  KOKKOS_FORCEINLINE_FUNCTION void start_column(Carry& c, long k, long j, long i) const {
+    using Face = VolumeFaceFlux<Real, 2, Scheme>;
+    Real lower[NPRIM_VOLUME], upper[NPRIM_VOLUME];
+    CFD_UNROLL
+    for (int v = 0; v < NPRIM_VOLUME; ++v) {
+      const Real below = w(v, k - 1, j, i), here = w(v, k, j, i);
+      if constexpr (Scheme::plm) {
+        const Real slope_below = gas::limited_slope<Scheme::limiter>(below - w(v, k - 2, j, i), here - below);
+        const Real slope = gas::limited_slope<Scheme::limiter>(here - below, w(v, k + 1, j, i) - here);
+        c.face(v) = Face::at_face(below, slope_below, Real(1));
+        lower[v] = Face::at_face(here, slope, Real(-1));
+        upper[v] = Face::at_face(here, slope, Real(1));
+      } else {
+        c.face(v) = below;
+        lower[v] = upper[v] = here;
+      }
+    }
+    const gas::Conserved<Real> f = Face::solve(Face::face_state(FaceValues<Carry>{c}), Face::face_state(lower), gamma);
+    c.flux(IDN) = f.rho, c.flux(IM1) = f.mx, c.flux(IM2) = f.my, c.flux(IM3) = f.mz, c.flux(IEN) = f.energy;
+    CFD_UNROLL
+    for (int v = 0; v < NPRIM_VOLUME; ++v) c.face(v) = upper[v];
+  }
+  // c.face(v) read as an array (VolumeFaceFlux::face_state).
+  template <class Carry>
+  struct FaceValues {
+    Carry& c;
+    KOKKOS_FORCEINLINE_FUNCTION Real operator[](int v) const { return c.face(v); }
+  };
+
+  // Cell (k, j, i)'s new value of every component from xy[v] (the x and y
+  // parts of its update, summed as stage_value sums them) and the z faces:
+  // the one below from c, the one above computed here, which with the upper
+  // face state of cell k + 1 goes into c for the next plane. `here` reads
+  // W of cell (k, j, i) (the plane in scratch).
+  template <class Carry, class Here>
+  KOKKOS_FORCEINLINE_FUNCTION void update(Carry& c, const Here& here, long k, long j, long i, const Real (&xy)[NCONS],
+                                          Real (&u)[NCONS]) const {
+    using Face = VolumeFaceFlux<Real, 2, Scheme>;
+    Real lower[NPRIM_VOLUME], upper[NPRIM_VOLUME];
+    CFD_UNROLL
+    for (int v = 0; v < NPRIM_VOLUME; ++v) {
+      const Real above = w(v, k + 1, j, i);
+      if constexpr (Scheme::plm) {
+        const Real slope = gas::limited_slope<Scheme::limiter>(above - here(v), w(v, k + 2, j, i) - above);
+        lower[v] = Face::at_face(above, slope, Real(-1));
+        upper[v] = Face::at_face(above, slope, Real(1));
+      } else {
+        lower[v] = upper[v] = above;
+      }
+    }
+    const gas::Conserved<Real> f = Face::solve(Face::face_state(FaceValues<Carry>{c}), Face::face_state(lower), gamma);
+    const Real flux_above[NCONS] = {f.rho, f.mx, f.my, f.mz, f.energy};
+    const Real rz = inv_dz(k);
+    CFD_UNROLL
+    for (int v = 0; v < NCONS; ++v) {
+      const Real z = flux_difference<true>(c.flux(v), flux_above[v], rz);
+      u[v] = stage_value_from<Blend>(Blend ? u_base(v, k, j, i) : Real(0), u_in(v, k, j, i), xy[v], z, a, b, dt);
+      u_out(v, k, j, i) = u[v];
+      c.flux(v) = flux_above[v];
+    }
+    CFD_UNROLL
+    for (int v = 0; v < NPRIM_VOLUME; ++v) c.face(v) = upper[v];
+  }
+
+  // The fluxes through the faces normal to Dir (0: x, 1: y) of the tile's
+  // cells [i0, i1) x [j0, j1) in the plane, into flux.
+  template <int Dir>
+  KOKKOS_FORCEINLINE_FUNCTION void face_fluxes(const Member& team, const PlanePrimitives& prims, const Scratch& slopes,
+                                               const Scratch& flux, long i0, long i1, long j0, long j1) const {
+    const long di = Dir == 0 ? 1 : 0, dj = Dir == 0 ? 0 : 1;
+    if constexpr (slopes_stored) {
+      const PlaneWithSlopes plane{prims, slopes, j0 - dj, i0 - di};
+      for_cells(team, i0 - di, i1 + di, j0 - dj, j1 + dj, StoreSlopes<Dir>{plane});
+      team.team_barrier();
+      for_cells(team, i0, i1 + di, j0, j1 + dj, StoreFluxes<Dir, PlaneWithSlopes>{plane, flux, j0, i0, gamma});
+    } else {
+      for_cells(team, i0, i1 + di, j0, j1 + dj, StoreFluxes<Dir, PlanePrimitives>{prims, flux, j0, i0, gamma});
+    }
+  }
+
+  KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
+    const int t = team.league_rank();
+    const int ti = t % tiles_i, tj = (t / tiles_i) % tiles_j, tk = t / (tiles_i * tiles_j);
+    const long i0 = begin[0] + long(ti) * tile_i, j0 = begin[1] + long(tj) * tile_j, k0 = begin[2] + long(tk) * planes;
+    const long i1 = i0 + tile_i < end[0] ? i0 + tile_i : end[0], j1 = j0 + tile_j < end[1] ? j0 + tile_j : end[1],
+               k1 = k0 + planes < end[2] ? k0 + planes : end[2];
+    const ScratchPool w_pool(team.team_scratch(0), primitive_values);
+    const ScratchPool slope_pool(team.team_scratch(0), slope_values);
+    const ScratchPool flux_pool(team.team_scratch(0), flux_values);
+    const ScratchPool carry_pool(team.team_scratch(0), carry_values);
+    const Scratch plane(w_pool.data(), NPRIM_VOLUME, tile_j + 2 * ghost, tile_i + 2 * ghost);
+    const Scratch slopes_along_x(slope_pool.data(), NPRIM_VOLUME, tile_j, tile_i + 2);
+    const Scratch slopes_along_y(slope_pool.data(), NPRIM_VOLUME, tile_j + 2, tile_i);
+    const Scratch fx(flux_pool.data(), NCONS, tile_j, tile_i + 1);
+    const Scratch fy(flux_pool.data() + (fluxes_share_scratch ? 0 : fluxes_x), NCONS, tile_j + 1, tile_i);
+    const PlanePrimitives prims{plane, j0 - ghost, i0 - ghost};
+    const Scratch carries(carry_pool.data(), NCONS + NPRIM_VOLUME, tile_j, tile_i);
+
+    if constexpr (host_backend) {
+      for_cells(team, i0, i1, j0, j1, StartColumns{*this, carries, k0, j0, i0});
+      for (long k = k0; k < k1; ++k) {
+        for_cells(team, i0 - ghost, i1 + ghost, j0 - ghost, j1 + ghost, CopyPlane{w, prims, k});
+        face_fluxes<0>(team, prims, slopes_along_x, fx, i0, i1, j0, j1);
+        face_fluxes<1>(team, prims, slopes_along_y, fy, i0, i1, j0, j1);
+        for_cells(team, i0, i1, j0, j1, UpdateCells{*this, prims, fx, fy, carries, k, j0, i0});
+      }
+    } else {
+      // Thread r owns column r of the tile (row order) and keeps its x
+      // part while the y fluxes overwrite the x fluxes, as the 2D stage.
+      const long ii = team.team_rank() % tile_i, jj = team.team_rank() / tile_i, i = i0 + ii, j = j0 + jj;
+      const bool own = i < i1 && j < j1;
+      RegisterCarry c;
+      if (own) start_column(c, k0, j, i);
+      const Real rx = own ? inv_dx(i) : Real(1), ry = own ? inv_dy(j) : Real(1);
+      for (long k = k0; k < k1; ++k) {
+        // The previous plane's last reads of the scratch (its y fluxes, its
+        // own cells' W) are done before it is overwritten.
+        if (k > k0) team.team_barrier();
+        for_cells(team, i0 - ghost, i1 + ghost, j0 - ghost, j1 + ghost, CopyPlane{w, prims, k});
+        team.team_barrier();
+        face_fluxes<0>(team, prims, slopes_along_x, fx, i0, i1, j0, j1);
+        team.team_barrier();
+        Real xy[NCONS];
+        CFD_UNROLL
+        for (int v = 0; v < NCONS; ++v)
+          xy[v] = own ? flux_difference<true>(fx(v, jj, ii), fx(v, jj, ii + 1), rx) : Real(0);
+        if constexpr (!slopes_stored) team.team_barrier();
+        face_fluxes<1>(team, prims, slopes_along_y, fy, i0, i1, j0, j1);
+        team.team_barrier();
+        if (own) {
+          CFD_UNROLL
+          for (int v = 0; v < NCONS; ++v) xy[v] = xy[v] + flux_difference<true>(fy(v, jj, ii), fy(v, jj + 1, ii), ry);
+          Real u[NCONS];
+          update(c, OwnCell{prims, j, i}, k, j, i, xy, u);
+        }
+      }
+    }
+  }
+
+  // The stage's parts, cell by cell (functors: see fused_stage.hpp).
+
+  // CPU: the columns' starts and the plane's updates, the carries in scratch.
+  struct StartColumns {
+    const VolumeFusedStage& stage;
+    const Scratch& carries;
+    long k0, j0, i0;
+    KOKKOS_FORCEINLINE_FUNCTION void operator()(long i, long j) const {
+      ScratchCarry c{carries, j - j0, i - i0};
+      stage.start_column(c, k0, j, i);
+    }
+  };
+  struct UpdateCells {
+    const VolumeFusedStage& stage;
+    PlanePrimitives prims;
+    const Scratch &fx, &fy, &carries;
+    long k, j0, i0;
+    KOKKOS_FORCEINLINE_FUNCTION void operator()(long i, long j) const {
+      const long jj = j - j0, ii = i - i0;
+      const Real rx = stage.inv_dx(i), ry = stage.inv_dy(j);
+      Real xy[NCONS], u[NCONS];
+      for (int v = 0; v < NCONS; ++v)
+        xy[v] = flux_difference<true>(fx(v, jj, ii), fx(v, jj, ii + 1), rx) +
+                flux_difference<true>(fy(v, jj, ii), fy(v, jj + 1, ii), ry);
+      ScratchCarry c{carries, jj, ii};
+      stage.update(c, OwnCell{prims, j, i}, k, j, i, xy, u);
+    }
+  };
+  struct CopyPlane {
+    Array4<Real> w;
+    PlanePrimitives prims;
+    long k;
+    KOKKOS_FORCEINLINE_FUNCTION void operator()(long i, long j) const {
+      const long jj = j - prims.j0, ii = i - prims.i0;
+      CFD_UNROLL
+      for (int v = 0; v < NPRIM_VOLUME; ++v) prims.w(v, jj, ii) = w(v, k, j, i);
+    }
+  };
+  struct OwnCell {
+    PlanePrimitives prims;
+    long j, i;
+    KOKKOS_FORCEINLINE_FUNCTION Real operator()(int v) const { return prims(v, 0, j, i); }
+  };
+  template <int Dir>
+  struct StoreSlopes {
+    PlaneWithSlopes plane;
+    KOKKOS_FORCEINLINE_FUNCTION void operator()(long i, long j) const {
+      using Face = VolumeFaceFlux<Real, Dir, Scheme>;
+      const long jj = j - plane.j0, ii = i - plane.i0;
+      CFD_UNROLL
+      for (int v = 0; v < NPRIM_VOLUME; ++v) plane.slopes(v, jj, ii) = Face::cell_slope(plane.prims, v, 0, j, i);
+    }
+  };
+  template <int Dir, class W>
+  struct StoreFluxes {
+    W w;
+    Scratch flux;
+    long j0, i0;
+    Real gamma;
+    KOKKOS_FORCEINLINE_FUNCTION void operator()(long i, long j) const {
+      const gas::Conserved<Real> f = VolumeFaceFlux<Real, Dir, Scheme>::flux(w, 0, j, i, gamma);
+      const long jj = j - j0, ii = i - i0;
+      flux(IDN, jj, ii) = f.rho;
+      flux(IM1, jj, ii) = f.mx;
+      flux(IM2, jj, ii) = f.my;
+      flux(IM3, jj, ii) = f.mz;
+      flux(IEN, jj, ii) = f.energy;
+    }
+  };
+};
+
+// Runs one fused stage over the block's own cells [begin, end) from W
+// (filled, ghosts included): u_out = a u_base + b (u_in + dt L(u_in)).
+template <class Real, class Scheme, bool Blend, bool Roomy = false>
+void volume_fused_stage_as(const Array4<Real>& w, const Array4<Real>& u_base, const Array4<Real>& u_in,
+                           const Array4<Real>& u_out, const Array1<Real>& inv_dx, const Array1<Real>& inv_dy,
+                           const Array1<Real>& inv_dz, Real gamma, Real a, Real b, Real dt, const long (&begin)[3],
+                           const long (&end)[3]) {
+  using Stage = VolumeFusedStage<Real, Scheme, Blend, Roomy>;
+  if (begin[0] >= end[0] || begin[1] >= end[1] || begin[2] >= end[2]) return;
+  const int tiles_i = int((end[0] - begin[0] + Stage::tile_i - 1) / Stage::tile_i);
+  const int tiles_j = int((end[1] - begin[1] + Stage::tile_j - 1) / Stage::tile_j);
+  const int tiles_k = int((end[2] - begin[2] + Stage::planes - 1) / Stage::planes);
+  const Stage f{w,
+                u_base,
+                u_in,
+                u_out,
+                inv_dx,
+                inv_dy,
+                inv_dz,
+                gamma,
+                a,
+                b,
+                dt,
+                tiles_i,
+                tiles_j,
+                {begin[0], begin[1], begin[2]},
+                {end[0], end[1], end[2]}};
+  const size_t bytes = Stage::scratch_bytes();
+  static const bool fits = team_scratch_fits(bytes, Stage::team_threads, Stage::teams_per_sm);
+  if (!fits)
+    throw std::runtime_error("euler2d: the 3D fused stage needs " + std::to_string(bytes) +
+                             " bytes of shared memory for each of " + std::to_string(Stage::teams_per_sm) +
+                             " blocks of " + std::to_string(Stage::team_threads) +
+                             " threads on a multiprocessor, more than this GPU gives; set euler2d.fused_stage: false");
+  Kokkos::parallel_for("euler2d::fused_stage_3d",
+                       typename Stage::Policy(tiles_i * tiles_j * tiles_k, Stage::team_threads)
+                           .set_scratch_size(0, Kokkos::PerTeam(bytes)),
+                       f);
+}
+
+// The stage with the launch bounds measured best; on a GPU build
+// CFDRUN_FUSED3D_ROOMY=1 in the environment takes the other ones (fewer
+// teams, more registers) for measuring them.
+template <class Real, class Scheme, bool Blend>
+void volume_fused_stage(const Array4<Real>& w, const Array4<Real>& u_base, const Array4<Real>& u_in,
+                        const Array4<Real>& u_out, const Array1<Real>& inv_dx, const Array1<Real>& inv_dy,
+                        const Array1<Real>& inv_dz, Real gamma, Real a, Real b, Real dt, const long (&begin)[3],
+                        const long (&end)[3]) {
+  if constexpr (!host_backend) {
+    static const bool roomy = [] {
+      const char* v = std::getenv("CFDRUN_FUSED3D_ROOMY");
+      return v != nullptr && std::string(v) == "1";
+    }();
+    if (roomy) {
+      volume_fused_stage_as<Real, Scheme, Blend, true>(w, u_base, u_in, u_out, inv_dx, inv_dy, inv_dz, gamma, a, b, dt,
+                                                       begin, end);
+      return;
+    }
+  }
+  volume_fused_stage_as<Real, Scheme, Blend>(w, u_base, u_in, u_out, inv_dx, inv_dy, inv_dz, gamma, a, b, dt, begin,
+                                             end);
+}
+
+}  // namespace cfd::euler2d
