@@ -19,13 +19,12 @@
 #include "physics/euler2d/fused_stage.hpp"  // for_tile_cells
 #include "physics/euler2d/volume_kernels.hpp"
 
-#include <cstdlib>
 #include <stdexcept>
 #include <string>
 
 namespace cfd::euler2d {
 
-template <class Real, class Scheme, bool Blend, bool Roomy = false>
+template <class Real, class Scheme, bool Blend>
 struct VolumeFusedStage {
   static_assert(!Scheme::tutorial, "3D has no tutorial faces");
   using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
@@ -33,8 +32,7 @@ struct VolumeFusedStage {
   using Scratch = Kokkos::View<Real***, Kokkos::LayoutRight, ScratchSpace, Kokkos::MemoryUnmanaged>;  // (slot, j, i)
   using ScratchPool = Kokkos::View<Real*, ScratchSpace, Kokkos::MemoryUnmanaged>;
   // GPU: the 2D stage's tile, 32 x 8 cells, a thread each, and its 41,600
-  // bytes of shared memory in FP64 (four blocks on an H100/H200
-  // multiprocessor). CPU: 64 x 8 cells, about 140 KB with the columns'
+  // bytes of shared memory in FP64 (20,800 in FP32). CPU: 64 x 8 cells, about 140 KB with the columns'
   // carries, in a core's L2; a team is one thread.
   static constexpr int tile_i = host_backend ? 64 : 32, tile_j = 8, team_threads = host_backend ? 1 : 256;
   static_assert(host_backend || team_threads == tile_i * tile_j, "a GPU thread owns one column of the tile");
@@ -100,14 +98,15 @@ struct VolumeFusedStage {
   }
   static constexpr size_t scratch_bytes_at_most =
       size_t(primitive_values + slope_values + flux_values + carry_values) * sizeof(Real) + 4 * 64;
-  // Teams per GPU multiprocessor (launch bounds): the 2D stage's four in
-  // FP64 (64 registers a thread), six in FP32 (40); a column's carries are
-  // ten values more than a 2D thread holds, and at 64 registers ptxas
-  // spills about 300 bytes a thread in FP64. Roomy: three and four (85 and
-  // 64 registers), measured against them (CFDRUN_FUSED3D_ROOMY=1).
-  static constexpr int teams_wanted = sizeof(Real) == 4 ? (Roomy ? 4 : 6) : (Roomy ? 3 : 4);
+  // Teams per GPU multiprocessor (launch bounds). A column's carries are
+  // ten values more than a 2D thread holds: at the 2D stage's four teams in
+  // FP64 (64 registers) ptxas spills about 300 bytes a thread, and three
+  // (80 registers, 140 bytes) ran faster on an H100 at 512^3, 2.32e9
+  // cell-updates/s against 2.01e9 (hlle), 2.22e9 against 1.97e9 (hllc). FP32:
+  // six (40 registers) against four, 3.91e9 against 3.76e9 (hlle), 3.78e9
+  // against 3.52e9 (hllc). docs/performance.md.
   static constexpr int teams_per_sm =
-      host_backend ? 0 : gpu_blocks_per_sm(scratch_bytes_at_most, team_threads, teams_wanted);
+      host_backend ? 0 : gpu_blocks_per_sm(scratch_bytes_at_most, team_threads, sizeof(Real) == 4 ? 6 : 3);
   using Policy = Kokkos::TeamPolicy<ExecSpace, Kokkos::LaunchBounds<host_backend ? 0 : team_threads, teams_per_sm>>;
   static_assert(host_backend || long(tile_j + 2 * ghost) * (tile_i + 2 * ghost) * (tile_i + 2 * ghost) < 65536,
                 "for_tile_cells needs cell * width < 2^16 over the plane and its margin");
@@ -333,12 +332,12 @@ struct VolumeFusedStage {
 
 // Runs one fused stage over the block's own cells [begin, end) from W
 // (filled, ghosts included): u_out = a u_base + b (u_in + dt L(u_in)).
-template <class Real, class Scheme, bool Blend, bool Roomy = false>
-void volume_fused_stage_as(const Array4<Real>& w, const Array4<Real>& u_base, const Array4<Real>& u_in,
-                           const Array4<Real>& u_out, const Array1<Real>& inv_dx, const Array1<Real>& inv_dy,
-                           const Array1<Real>& inv_dz, Real gamma, Real a, Real b, Real dt, const long (&begin)[3],
-                           const long (&end)[3]) {
-  using Stage = VolumeFusedStage<Real, Scheme, Blend, Roomy>;
+template <class Real, class Scheme, bool Blend>
+void volume_fused_stage(const Array4<Real>& w, const Array4<Real>& u_base, const Array4<Real>& u_in,
+                        const Array4<Real>& u_out, const Array1<Real>& inv_dx, const Array1<Real>& inv_dy,
+                        const Array1<Real>& inv_dz, Real gamma, Real a, Real b, Real dt, const long (&begin)[3],
+                        const long (&end)[3]) {
+  using Stage = VolumeFusedStage<Real, Scheme, Blend>;
   if (begin[0] >= end[0] || begin[1] >= end[1] || begin[2] >= end[2]) return;
   const int tiles_i = int((end[0] - begin[0] + Stage::tile_i - 1) / Stage::tile_i);
   const int tiles_j = int((end[1] - begin[1] + Stage::tile_j - 1) / Stage::tile_j);
@@ -369,29 +368,6 @@ void volume_fused_stage_as(const Array4<Real>& w, const Array4<Real>& u_base, co
                        typename Stage::Policy(tiles_i * tiles_j * tiles_k, Stage::team_threads)
                            .set_scratch_size(0, Kokkos::PerTeam(bytes)),
                        f);
-}
-
-// The stage with the launch bounds measured best; on a GPU build
-// CFDRUN_FUSED3D_ROOMY=1 in the environment takes the other ones (fewer
-// teams, more registers) for measuring them.
-template <class Real, class Scheme, bool Blend>
-void volume_fused_stage(const Array4<Real>& w, const Array4<Real>& u_base, const Array4<Real>& u_in,
-                        const Array4<Real>& u_out, const Array1<Real>& inv_dx, const Array1<Real>& inv_dy,
-                        const Array1<Real>& inv_dz, Real gamma, Real a, Real b, Real dt, const long (&begin)[3],
-                        const long (&end)[3]) {
-  if constexpr (!host_backend) {
-    static const bool roomy = [] {
-      const char* v = std::getenv("CFDRUN_FUSED3D_ROOMY");
-      return v != nullptr && std::string(v) == "1";
-    }();
-    if (roomy) {
-      volume_fused_stage_as<Real, Scheme, Blend, true>(w, u_base, u_in, u_out, inv_dx, inv_dy, inv_dz, gamma, a, b, dt,
-                                                       begin, end);
-      return;
-    }
-  }
-  volume_fused_stage_as<Real, Scheme, Blend>(w, u_base, u_in, u_out, inv_dx, inv_dy, inv_dz, gamma, a, b, dt, begin,
-                                             end);
 }
 
 }  // namespace cfd::euler2d
