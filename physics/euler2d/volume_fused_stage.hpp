@@ -1,19 +1,25 @@
 // One Runge-Kutta stage of euler2d on a 3D block as one kernel, each face's
-// flux computed once. A team takes a column of tile_i x tile_j cells and
+// flux computed once (but for the faces between two teams' columns, which
+// both compute). A team takes a column of tile_i x tile_j cells and
 // walks it plane by plane along k (over `planes` planes, so that a block
 // gives many teams): for each plane it copies W of the plane and its
 // two-cell margin into team scratch (GPU shared memory, CPU cache), then, as
 // the 2D fused stage (fused_stage.hpp) does on its tile, the limited slopes
 // along x and the x fluxes, the same along y, and last the z face above each
 // cell from the column's own values, which its thread carries from plane to
-// plane: the flux through the face below and the upper face state of the
-// cell below (on a GPU in registers, on a CPU in scratch). Each slope is
+// plane: entering plane k, the flux through the face below cell k and
+// cell k's upper face state (on a GPU in registers, on a CPU in scratch). Each slope is
 // then computed once per cell and direction and each Riemann problem once
 // per face, where a thread per cell computing its six faces (the first 3D
 // fused stage, 7.6e8 cell-updates/s on an H100) computed each face twice
-// and each slope four times. The cell physics is the split kernels' (VolumeFaceFlux, the
-// same limiter and Riemann solver, stage_value's order of sums), so the
-// results are their bits (tests/test_euler3d.cpp).
+// and each slope four times. The cell physics is the split kernels'
+// (VolumeFaceFlux, the same limiter and Riemann solver, stage_value's order
+// of sums), so the results are their bits (tests/test_euler3d.cpp), as long
+// as multiply-adds are not contracted (the build's default: with
+// CFDRUN_CUDA_FMA=ON nvcc may fuse the x and y parts' sum differently).
+// u_out may be u_in or u_base (RK3's second stage): each thread reads U
+// only at its own cell, before writing it there; the neighbours' values
+// come from W, which the stage does not write.
 #pragma once
 
 #include "physics/euler2d/fused_stage.hpp"  // for_tile_cells
@@ -31,9 +37,10 @@ struct VolumeFusedStage {
   using ScratchSpace = typename ExecSpace::scratch_memory_space;
   using Scratch = Kokkos::View<Real***, Kokkos::LayoutRight, ScratchSpace, Kokkos::MemoryUnmanaged>;  // (slot, j, i)
   using ScratchPool = Kokkos::View<Real*, ScratchSpace, Kokkos::MemoryUnmanaged>;
-  // GPU: the 2D stage's tile, 32 x 8 cells, a thread each, and its 41,600
-  // bytes of shared memory in FP64 (20,800 in FP32). CPU: 64 x 8 cells, about 140 KB with the columns'
-  // carries, in a core's L2; a team is one thread.
+  // GPU: the 2D stage's tile, 32 x 8 cells, a thread each, and 41,632
+  // bytes of shared memory in FP64 with Kokkos' padding (about half in
+  // FP32). CPU: 64 x 8 cells, about 140 KB with the columns' carries, in a
+  // core's L2; a team is one thread.
   static constexpr int tile_i = host_backend ? 64 : 32, tile_j = 8, team_threads = host_backend ? 1 : 256;
   static_assert(host_backend || team_threads == tile_i * tile_j, "a GPU thread owns one column of the tile");
   // Planes a team walks: each new column starts by computing the face below
@@ -66,10 +73,10 @@ struct VolumeFusedStage {
     KOKKOS_FORCEINLINE_FUNCTION Real slope(int v, long, long j, long i) const { return slopes(v, j - j0, i - i0); }
   };
 
-  // What a column carries from plane k to k + 1: the flux through the face
-  // below the cell being updated and the upper face state of the cell
-  // below it... once updated, of the cell itself. A GPU thread holds its
-  // column's in registers; the CPU's one thread all the tile's in scratch.
+  // What a column carries into plane k: the flux through the face below
+  // cell k and cell k's upper z face state (computed in plane k - 1 with
+  // cell k's slope). A GPU thread holds its column's in registers; the
+  // CPU's one thread all the tile's in scratch.
   struct RegisterCarry {
     Real flux_below[NCONS], upper[NPRIM_VOLUME];
     KOKKOS_FORCEINLINE_FUNCTION Real& flux(int v) { return flux_below[v]; }
@@ -155,8 +162,8 @@ struct VolumeFusedStage {
   // face state of cell k + 1 goes into c for the next plane. `here` reads
   // W of cell (k, j, i) (the plane in scratch).
   template <class Carry, class Here>
-  KOKKOS_FORCEINLINE_FUNCTION void update(Carry& c, const Here& here, long k, long j, long i, const Real (&xy)[NCONS],
-                                          Real (&u)[NCONS]) const {
+  KOKKOS_FORCEINLINE_FUNCTION void update(Carry& c, const Here& here, long k, long j, long i,
+                                          const Real (&xy)[NCONS]) const {
     using Face = VolumeFaceFlux<Real, 2, Scheme>;
     Real lower[NPRIM_VOLUME], upper[NPRIM_VOLUME];
     CFD_UNROLL
@@ -176,8 +183,8 @@ struct VolumeFusedStage {
     CFD_UNROLL
     for (int v = 0; v < NCONS; ++v) {
       const Real z = flux_difference<true>(c.flux(v), flux_above[v], rz);
-      u[v] = stage_value_from<Blend>(Blend ? u_base(v, k, j, i) : Real(0), u_in(v, k, j, i), xy[v], z, a, b, dt);
-      u_out(v, k, j, i) = u[v];
+      u_out(v, k, j, i) =
+          stage_value_from<Blend>(Blend ? u_base(v, k, j, i) : Real(0), u_in(v, k, j, i), xy[v], z, a, b, dt);
       c.flux(v) = flux_above[v];
     }
     CFD_UNROLL
@@ -235,9 +242,12 @@ struct VolumeFusedStage {
       if (own) start_column(c, k0, j, i);
       const Real rx = own ? inv_dx(i) : Real(1), ry = own ? inv_dy(j) : Real(1);
       for (long k = k0; k < k1; ++k) {
-        // The previous plane's last reads of the scratch (its y fluxes, its
-        // own cells' W) are done before it is overwritten.
-        if (k > k0) team.team_barrier();
+        // The previous plane's updates read their own cells' W from the
+        // plane (plm: the z slope) before the copy overwrites it. (Its y
+        // fluxes are next overwritten by the x fluxes, after the barrier
+        // that follows the copy.)
+        if constexpr (Scheme::plm)
+          if (k > k0) team.team_barrier();
         for_cells(team, i0 - ghost, i1 + ghost, j0 - ghost, j1 + ghost, CopyPlane{w, prims, k});
         team.team_barrier();
         face_fluxes<0>(team, prims, slopes_along_x, fx, i0, i1, j0, j1);
@@ -252,8 +262,7 @@ struct VolumeFusedStage {
         if (own) {
           CFD_UNROLL
           for (int v = 0; v < NCONS; ++v) xy[v] = xy[v] + flux_difference<true>(fy(v, jj, ii), fy(v, jj + 1, ii), ry);
-          Real u[NCONS];
-          update(c, OwnCell{prims, j, i}, k, j, i, xy, u);
+          update(c, OwnCell{prims, j, i}, k, j, i, xy);
         }
       }
     }
@@ -279,12 +288,12 @@ struct VolumeFusedStage {
     KOKKOS_FORCEINLINE_FUNCTION void operator()(long i, long j) const {
       const long jj = j - j0, ii = i - i0;
       const Real rx = stage.inv_dx(i), ry = stage.inv_dy(j);
-      Real xy[NCONS], u[NCONS];
+      Real xy[NCONS];
       for (int v = 0; v < NCONS; ++v)
         xy[v] = flux_difference<true>(fx(v, jj, ii), fx(v, jj, ii + 1), rx) +
                 flux_difference<true>(fy(v, jj, ii), fy(v, jj + 1, ii), ry);
       ScratchCarry c{carries, jj, ii};
-      stage.update(c, OwnCell{prims, j, i}, k, j, i, xy, u);
+      stage.update(c, OwnCell{prims, j, i}, k, j, i, xy);
     }
   };
   struct CopyPlane {
