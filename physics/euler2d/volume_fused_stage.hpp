@@ -2,8 +2,9 @@
 // flux computed once (but for the faces between two teams' columns, which
 // both compute). A team takes a column of tile_i x tile_j cells and
 // walks it plane by plane along k (over `planes` planes, so that a block
-// gives many teams): for each plane it copies W of the plane and its
-// two-cell margin into team scratch (GPU shared memory, CPU cache), then, as
+// gives many teams): for each plane it computes W of the plane and its
+// two-cell margin from U into team scratch (GPU shared memory, CPU cache;
+// W exists nowhere else, and U's ghosts come from the halo), then, as
 // the 2D fused stage (fused_stage.hpp) does on its tile, the limited slopes
 // along x and the x fluxes, the same along y, and last the z face above each
 // cell from the column's own values, which its thread carries from plane to
@@ -17,9 +18,10 @@
 // of sums), so the results are their bits (tests/test_euler3d.cpp), as long
 // as multiply-adds are not contracted (the build's default: with
 // CFDRUN_CUDA_FMA=ON nvcc may fuse the x and y parts' sum differently).
-// u_out may be u_in or u_base (RK3's second stage): each thread reads U
-// only at its own cell, before writing it there; the neighbours' values
-// come from W, which the stage does not write.
+// u_in is read around each cell (the planes' margins, the columns), so
+// u_out must be another array (the solver gives each stage a buffer of its
+// own); u_out may be u_base, which each thread reads only at its own cell
+// before writing there.
 #pragma once
 
 #include "physics/euler2d/fused_stage.hpp"  // for_tile_cells
@@ -50,7 +52,7 @@ struct VolumeFusedStage {
   static constexpr bool fluxes_share_scratch = !host_backend;  // as in the 2D stage
   static constexpr bool carries_in_scratch = host_backend;
 
-  Array4<Real> w, u_base, u_in, u_out;
+  Array4<Real> u_base, u_in, u_out;
   Array1<Real> inv_dx, inv_dy, inv_dz;
   Real gamma, a, b, dt;
   int tiles_i, tiles_j;
@@ -126,22 +128,36 @@ struct VolumeFusedStage {
 
   // The flux through the z face below cell (k, j, i) and the upper face
   // state of cell (k, j, i) into c: the column's start.
+  // W of cell (k, j, i) from U (the split kernels' W: cell_primitives).
+  KOKKOS_FORCEINLINE_FUNCTION void primitives_at(long k, long j, long i, Real (&w)[NPRIM_VOLUME]) const {
+    const CellPrimitives<Real> c = cell_primitives<true>(u_in(IDN, k, j, i), u_in(IM1, k, j, i), u_in(IM2, k, j, i),
+                                                         u_in(IM3, k, j, i), u_in(IEN, k, j, i), gamma);
+    w[IDN] = c.rho, w[IVX] = c.vx, w[IVY] = c.vy, w[IVZ] = c.vz, w[IPV] = c.p;
+  }
+
   template <class Carry>
   KOKKOS_FORCEINLINE_FUNCTION void start_column(Carry& c, long k, long j, long i) const {
     using Face = VolumeFaceFlux<Real, 2, Scheme>;
-    Real lower[NPRIM_VOLUME], upper[NPRIM_VOLUME];
-    CFD_UNROLL
-    for (int v = 0; v < NPRIM_VOLUME; ++v) {
-      const Real below = w(v, k - 1, j, i), here = w(v, k, j, i);
-      if constexpr (Scheme::plm) {
-        const Real slope_below = gas::limited_slope<Scheme::limiter>(below - w(v, k - 2, j, i), here - below);
-        const Real slope = gas::limited_slope<Scheme::limiter>(here - below, w(v, k + 1, j, i) - here);
-        c.face(v) = Face::at_face(below, slope_below, Real(1));
-        lower[v] = Face::at_face(here, slope, Real(-1));
-        upper[v] = Face::at_face(here, slope, Real(1));
-      } else {
-        c.face(v) = below;
-        lower[v] = upper[v] = here;
+    Real below[NPRIM_VOLUME], here[NPRIM_VOLUME], lower[NPRIM_VOLUME], upper[NPRIM_VOLUME];
+    primitives_at(k - 1, j, i, below);
+    primitives_at(k, j, i, here);
+    if constexpr (Scheme::plm) {
+      Real below2[NPRIM_VOLUME], above[NPRIM_VOLUME];
+      primitives_at(k - 2, j, i, below2);
+      primitives_at(k + 1, j, i, above);
+      CFD_UNROLL
+      for (int v = 0; v < NPRIM_VOLUME; ++v) {
+        const Real slope_below = gas::limited_slope<Scheme::limiter>(below[v] - below2[v], here[v] - below[v]);
+        const Real slope = gas::limited_slope<Scheme::limiter>(here[v] - below[v], above[v] - here[v]);
+        c.face(v) = Face::at_face(below[v], slope_below, Real(1));
+        lower[v] = Face::at_face(here[v], slope, Real(-1));
+        upper[v] = Face::at_face(here[v], slope, Real(1));
+      }
+    } else {
+      CFD_UNROLL
+      for (int v = 0; v < NPRIM_VOLUME; ++v) {
+        c.face(v) = below[v];
+        lower[v] = upper[v] = here[v];
       }
     }
     const gas::Conserved<Real> f = Face::solve(Face::face_state(FaceValues<Carry>{c}), Face::face_state(lower), gamma);
@@ -165,17 +181,20 @@ struct VolumeFusedStage {
   KOKKOS_FORCEINLINE_FUNCTION void update(Carry& c, const Here& here, long k, long j, long i,
                                           const Real (&xy)[NCONS]) const {
     using Face = VolumeFaceFlux<Real, 2, Scheme>;
-    Real lower[NPRIM_VOLUME], upper[NPRIM_VOLUME];
-    CFD_UNROLL
-    for (int v = 0; v < NPRIM_VOLUME; ++v) {
-      const Real above = w(v, k + 1, j, i);
-      if constexpr (Scheme::plm) {
-        const Real slope = gas::limited_slope<Scheme::limiter>(above - here(v), w(v, k + 2, j, i) - above);
-        lower[v] = Face::at_face(above, slope, Real(-1));
-        upper[v] = Face::at_face(above, slope, Real(1));
-      } else {
-        lower[v] = upper[v] = above;
+    Real above[NPRIM_VOLUME], lower[NPRIM_VOLUME], upper[NPRIM_VOLUME];
+    primitives_at(k + 1, j, i, above);
+    if constexpr (Scheme::plm) {
+      Real above2[NPRIM_VOLUME];
+      primitives_at(k + 2, j, i, above2);
+      CFD_UNROLL
+      for (int v = 0; v < NPRIM_VOLUME; ++v) {
+        const Real slope = gas::limited_slope<Scheme::limiter>(above[v] - here(v), above2[v] - above[v]);
+        lower[v] = Face::at_face(above[v], slope, Real(-1));
+        upper[v] = Face::at_face(above[v], slope, Real(1));
       }
+    } else {
+      CFD_UNROLL
+      for (int v = 0; v < NPRIM_VOLUME; ++v) lower[v] = upper[v] = above[v];
     }
     const gas::Conserved<Real> f = Face::solve(Face::face_state(FaceValues<Carry>{c}), Face::face_state(lower), gamma);
     const Real flux_above[NCONS] = {f.rho, f.mx, f.my, f.mz, f.energy};
@@ -228,7 +247,7 @@ struct VolumeFusedStage {
     if constexpr (host_backend) {
       for_cells(team, i0, i1, j0, j1, StartColumns{*this, carries, k0, j0, i0});
       for (long k = k0; k < k1; ++k) {
-        for_cells(team, i0 - ghost, i1 + ghost, j0 - ghost, j1 + ghost, CopyPlane{w, prims, k});
+        for_cells(team, i0 - ghost, i1 + ghost, j0 - ghost, j1 + ghost, CopyPlane{u_in, prims, k, gamma});
         face_fluxes<0>(team, prims, slopes_along_x, fx, i0, i1, j0, j1);
         face_fluxes<1>(team, prims, slopes_along_y, fy, i0, i1, j0, j1);
         for_cells(team, i0, i1, j0, j1, UpdateCells{*this, prims, fx, fy, carries, k, j0, i0});
@@ -248,7 +267,7 @@ struct VolumeFusedStage {
         // that follows the copy.)
         if constexpr (Scheme::plm)
           if (k > k0) team.team_barrier();
-        for_cells(team, i0 - ghost, i1 + ghost, j0 - ghost, j1 + ghost, CopyPlane{w, prims, k});
+        for_cells(team, i0 - ghost, i1 + ghost, j0 - ghost, j1 + ghost, CopyPlane{u_in, prims, k, gamma});
         team.team_barrier();
         face_fluxes<0>(team, prims, slopes_along_x, fx, i0, i1, j0, j1);
         team.team_barrier();
@@ -296,14 +315,18 @@ struct VolumeFusedStage {
       stage.update(c, OwnCell{prims, j, i}, k, j, i, xy);
     }
   };
+  // W of the plane's cells from U, into scratch.
   struct CopyPlane {
-    Array4<Real> w;
+    Array4<Real> u;
     PlanePrimitives prims;
     long k;
+    Real gamma;
     KOKKOS_FORCEINLINE_FUNCTION void operator()(long i, long j) const {
+      const CellPrimitives<Real> c = cell_primitives<true>(u(IDN, k, j, i), u(IM1, k, j, i), u(IM2, k, j, i),
+                                                           u(IM3, k, j, i), u(IEN, k, j, i), gamma);
       const long jj = j - prims.j0, ii = i - prims.i0;
-      CFD_UNROLL
-      for (int v = 0; v < NPRIM_VOLUME; ++v) prims.w(v, jj, ii) = w(v, k, j, i);
+      prims.w(IDN, jj, ii) = c.rho, prims.w(IVX, jj, ii) = c.vx, prims.w(IVY, jj, ii) = c.vy;
+      prims.w(IVZ, jj, ii) = c.vz, prims.w(IPV, jj, ii) = c.p;
     }
   };
   struct OwnCell {
@@ -339,20 +362,18 @@ struct VolumeFusedStage {
   };
 };
 
-// Runs one fused stage over the block's own cells [begin, end) from W
-// (filled, ghosts included): u_out = a u_base + b (u_in + dt L(u_in)).
+// Runs one fused stage over the block's own cells [begin, end) from u_in
+// (its ghosts filled): u_out = a u_base + b (u_in + dt L(u_in)).
 template <class Real, class Scheme, bool Blend>
-void volume_fused_stage(const Array4<Real>& w, const Array4<Real>& u_base, const Array4<Real>& u_in,
-                        const Array4<Real>& u_out, const Array1<Real>& inv_dx, const Array1<Real>& inv_dy,
-                        const Array1<Real>& inv_dz, Real gamma, Real a, Real b, Real dt, const long (&begin)[3],
-                        const long (&end)[3]) {
+void volume_fused_stage(const Array4<Real>& u_base, const Array4<Real>& u_in, const Array4<Real>& u_out,
+                        const Array1<Real>& inv_dx, const Array1<Real>& inv_dy, const Array1<Real>& inv_dz, Real gamma,
+                        Real a, Real b, Real dt, const long (&begin)[3], const long (&end)[3]) {
   using Stage = VolumeFusedStage<Real, Scheme, Blend>;
   if (begin[0] >= end[0] || begin[1] >= end[1] || begin[2] >= end[2]) return;
   const int tiles_i = int((end[0] - begin[0] + Stage::tile_i - 1) / Stage::tile_i);
   const int tiles_j = int((end[1] - begin[1] + Stage::tile_j - 1) / Stage::tile_j);
   const int tiles_k = int((end[2] - begin[2] + Stage::planes - 1) / Stage::planes);
-  const Stage f{w,
-                u_base,
+  const Stage f{u_base,
                 u_in,
                 u_out,
                 inv_dx,

@@ -121,7 +121,8 @@ struct VolumeFaceFlux {
   }
 };
 
-// W = rho, vx, vy, vz, p of U (the snapshot's fields too).
+// W = rho, vx, vy, vz, p of U (the split kernels' input, the snapshot's
+// fields).
 template <class Real, bool Reciprocal>
 struct VolumePrimitives {
   Array4<Real> u, w;

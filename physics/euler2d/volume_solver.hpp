@@ -1,12 +1,12 @@
 // The euler2d method on a 3D grid (grid.nz > 1): conserved U(var, k, j, i)
 // on a block with two ghost layers in each direction, and a Runge-Kutta
-// stage as the kernels of volume_kernels.hpp: the halo fills W's ghosts in
-// x, y and z in turn, then one kernel computes the faces' fluxes and the
-// update, walking columns of tiles plane by plane (the fused stage,
-// volume_fused_stage.hpp, the default: U, the stage state and W are the
-// whole footprint), or with euler2d.fused_stage: false the x, y and z
-// fluxes into arrays and the update from them (the same bits). Then W of the
-// new state. The 2D solver (euler2d_solver.hpp) keeps the tutorial's faces,
+// stage: the halo fills U's ghosts in x, y and z in turn, then one kernel
+// computes the primitives, the faces' fluxes and the update, walking
+// columns of tiles plane by plane (the fused stage, volume_fused_stage.hpp,
+// the default: U and the stages' buffers are the whole footprint), or with
+// euler2d.fused_stage: false the kernels of volume_kernels.hpp, W of the
+// block, the x, y and z fluxes into arrays and the update from them (the
+// same bits). The 2D solver (euler2d_solver.hpp) keeps the tutorial's faces,
 // inflow sides, gravity and passive scalars; euler2d::params refuses those
 // with grid.nz > 1, naming the key.
 #pragma once
@@ -50,12 +50,15 @@ class VolumeSolver {
         dec_(dec),
         grid_(dec.block),
         u_(array("euler2d::u", NCONS, 0, 0, 0)),
-        u_stage_(p.integrator == Integrator::euler ? Array4<Real>() : array("euler2d::u_stage", NCONS, 0, 0, 0)),
-        w_(array("euler2d::w", NPRIM_VOLUME, 0, 0, 0)),
+        u_stage_(p.integrator == Integrator::euler && !p.fused_stage ? Array4<Real>()
+                                                                     : array("euler2d::u_stage", NCONS, 0, 0, 0)),
+        u_stage2_(p.integrator == Integrator::rk3 && p.fused_stage ? array("euler2d::u_stage2", NCONS, 0, 0, 0)
+                                                                   : Array4<Real>()),
+        w_(p.fused_stage ? Array4<Real>() : array("euler2d::w", NPRIM_VOLUME, 0, 0, 0)),
         fx_(p.fused_stage ? Array4<Real>() : array("euler2d::flux_x", NCONS, 0, 0, 1)),
         fy_(p.fused_stage ? Array4<Real>() : array("euler2d::flux_y", NCONS, 0, 1, 0)),
         fz_(p.fused_stage ? Array4<Real>() : array("euler2d::flux_z", NCONS, 1, 0, 0)),
-        halo_(dec, NPRIM_VOLUME, faces()) {
+        halo_(dec, NCONS, faces()) {
     if (p.problem == nullptr || !p.initial)
       throw std::logic_error("euler2d::VolumeSolver: Params without a problem (make them with euler2d::params)");
     if (grid_.ndim != 3) throw std::logic_error("euler2d::VolumeSolver: a 3D decomposition");
@@ -109,7 +112,6 @@ class VolumeSolver {
     Kokkos::deep_copy(u_, host);
     step_ = 0;
     time_ = 0;
-    primitives(u_);
   }
 
   double stable_dt() const {
@@ -151,6 +153,28 @@ class VolumeSolver {
 
   void advance(double dt) {
     const Real h = Real(dt);
+    // The fused stage reads u_in around each cell, so no stage may write
+    // its input: each has a buffer of its own (as the 2D fused stage's).
+    if (p_.fused_stage) {
+      switch (p_.integrator) {
+        case Integrator::euler:
+          stage(u_, u_, u_stage_, Real(0), Real(1), h);
+          std::swap(u_, u_stage_);
+          break;
+        case Integrator::rk2:
+          stage(u_, u_, u_stage_, Real(0), Real(1), h);
+          stage(u_, u_stage_, u_, Real(0.5), Real(0.5), h);
+          break;
+        case Integrator::rk3:
+          stage(u_, u_, u_stage_, Real(0), Real(1), h);
+          stage(u_, u_stage_, u_stage2_, Real(0.75), Real(0.25), h);
+          stage(u_, u_stage2_, u_, Real(1) / Real(3), Real(2) / Real(3), h);
+          break;
+      }
+      ++step_;
+      time_ += dt;
+      return;
+    }
     switch (p_.integrator) {
       case Integrator::euler: stage(u_, u_, u_, Real(0), Real(1), h); break;
       case Integrator::rk2:  // as the 2D solver's split_step
@@ -239,12 +263,11 @@ class VolumeSolver {
     Kokkos::deep_copy(u_, host);
     step_ = static_cast<long>(clock_value(clock, "step"));
     time_ = clock_value(clock, "time");
-    primitives(u_);
   }
   const HaloExchange<Real>& halo() const { return halo_; }
 
   void release() {
-    u_ = u_stage_ = w_ = fx_ = fy_ = fz_ = output_ = Array4<Real>();
+    u_ = u_stage_ = u_stage2_ = w_ = fx_ = fy_ = fz_ = output_ = Array4<Real>();
     for (auto& a : width_) a = Array1<Real>();
     for (auto& a : inverse_) a = Array1<Real>();
     halo_.release();
@@ -310,16 +333,15 @@ class VolumeSolver {
                       (sizeof(Real) == 4 ? "fp32" : "fp64") + ")");
   }
 
-  void primitives(const Array4<Real>& u) {
-    for_each_3d("euler2d::primitives", grid_.begin(2), grid_.end(2), grid_.begin(1), grid_.end(1), grid_.begin(0),
-                grid_.end(0), VolumePrimitives<Real, true>{u, w_, Real(p_.gamma)});
-  }
-
-  // u_out = a*u_base + b*(u_in + dt*L(u_in)) from W = primitives of u_in on
-  // the owned cells; then W of u_out.
+  // u_out = a*u_base + b*(u_in + dt*L(u_in)): the halo fills u_in's ghosts
+  // (a reflecting side negates the normal momentum, which gives the
+  // primitives' bits of negating the normal velocity), then the fused stage
+  // computes W as it goes, or the split kernels from W of the whole block.
   void stage(const Array4<Real>& u_base, const Array4<Real>& u_in, const Array4<Real>& u_out, Real a, Real b, Real dt) {
-    const VolumeComponents<Array4<Real>> prims{w_};
-    halo_.fill(prims);
+    halo_.fill(VolumeComponents<Array4<Real>>{u_in});
+    if (!p_.fused_stage)
+      for_each_3d("euler2d::primitives", 0, grid_.extent(2), 0, grid_.extent(1), 0, grid_.extent(0),
+                  VolumePrimitives<Real, true>{u_in, w_, Real(p_.gamma)});
     const long i0 = grid_.begin(0), i1 = grid_.end(0), j0 = grid_.begin(1), j1 = grid_.end(1), k0 = grid_.begin(2),
                k1 = grid_.end(2);
     with_face_scheme(p_, [&](auto scheme) {
@@ -329,7 +351,7 @@ class VolumeSolver {
         if (p_.fused_stage) {
           const long begin[3] = {i0, j0, k0}, end[3] = {i1, j1, k1};
           const auto fused = [&](auto blend) {
-            volume_fused_stage<Real, Scheme, decltype(blend)::value>(w_, u_base, u_in, u_out, inverse_[0], inverse_[1],
+            volume_fused_stage<Real, Scheme, decltype(blend)::value>(u_base, u_in, u_out, inverse_[0], inverse_[1],
                                                                      inverse_[2], gamma, a, b, dt, begin, end);
           };
           if (a == Real(0) && b == Real(1))
@@ -353,13 +375,12 @@ class VolumeSolver {
           update(std::true_type{});
       }
     });
-    primitives(u_out);
   }
 
   Params p_;
   Decomposition dec_;
   GridBlock grid_;
-  Array4<Real> u_, u_stage_, w_, fx_, fy_, fz_;
+  Array4<Real> u_, u_stage_, u_stage2_, w_, fx_, fy_, fz_;
   mutable Array4<Real> output_;
   std::array<Array1<Real>, 3> width_, inverse_;
   HaloExchange<Real> halo_;
