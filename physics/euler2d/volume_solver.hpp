@@ -153,39 +153,28 @@ class VolumeSolver {
 
   void advance(double dt) {
     const Real h = Real(dt);
-    // The fused stage reads u_in around each cell, so no stage may write
-    // its input: each has a buffer of its own (as the 2D fused stage's).
-    if (p_.fused_stage) {
-      switch (p_.integrator) {
-        case Integrator::euler:
-          stage(u_, u_, u_stage_, Real(0), Real(1), h);
-          std::swap(u_, u_stage_);
-          break;
-        case Integrator::rk2:
-          stage(u_, u_, u_stage_, Real(0), Real(1), h);
-          stage(u_, u_stage_, u_, Real(0.5), Real(0.5), h);
-          break;
-        case Integrator::rk3:
-          stage(u_, u_, u_stage_, Real(0), Real(1), h);
-          stage(u_, u_stage_, u_stage2_, Real(0.75), Real(0.25), h);
-          stage(u_, u_stage2_, u_, Real(1) / Real(3), Real(2) / Real(3), h);
-          break;
-      }
-      ++step_;
-      time_ += dt;
-      return;
-    }
+    // The fused stage reads u_in around each cell, so no stage of it may
+    // write its input: forward Euler writes the stage buffer and swaps, and
+    // SSP-RK3's second stage a second buffer (as the 2D fused stage). The
+    // split kernels read u_in at its own cell only (and W), so they update
+    // in place. Either way the same arithmetic.
+    const bool apart = p_.fused_stage;
     switch (p_.integrator) {
-      case Integrator::euler: stage(u_, u_, u_, Real(0), Real(1), h); break;
+      case Integrator::euler:
+        stage(u_, u_, apart ? u_stage_ : u_, Real(0), Real(1), h);
+        if (apart) std::swap(u_, u_stage_);
+        break;
       case Integrator::rk2:  // as the 2D solver's split_step
         stage(u_, u_, u_stage_, Real(0), Real(1), h);
         stage(u_, u_stage_, u_, Real(0.5), Real(0.5), h);
         break;
-      case Integrator::rk3:
+      case Integrator::rk3: {
+        const Array4<Real>& second = apart ? u_stage2_ : u_stage_;
         stage(u_, u_, u_stage_, Real(0), Real(1), h);
-        stage(u_, u_stage_, u_stage_, Real(0.75), Real(0.25), h);
-        stage(u_, u_stage_, u_, Real(1) / Real(3), Real(2) / Real(3), h);
+        stage(u_, u_stage_, second, Real(0.75), Real(0.25), h);
+        stage(u_, second, u_, Real(1) / Real(3), Real(2) / Real(3), h);
         break;
+      }
     }
     ++step_;
     time_ += dt;
