@@ -50,6 +50,23 @@ KOKKOS_FORCEINLINE_FUNCTION void for_tile_cells(const Member& team, long i0, lon
   }
 }
 
+// The minimum of f(i, j) over the cells [i0, i1) x [j0, j1), folded into m:
+// a CPU team's (one thread), by vectorised rows.
+template <class Real, class F>
+KOKKOS_FORCEINLINE_FUNCTION void min_over_tile_cells(long i0, long i1, long j0, long j1, const F& f, Real& m) {
+  Real least = m;
+  for (long j = j0; j < j1; ++j) {
+#if defined(KOKKOS_ENABLE_OPENMP) && defined(_OPENMP) && !defined(__CUDA_ARCH__)
+#pragma omp simd reduction(min : least)
+#endif
+    for (long i = i0; i < i1; ++i) {
+      const Real value = f(i, j);
+      least = value < least ? value : least;
+    }
+  }
+  if (least < m) m = least;
+}
+
 template <class Real, class Scheme, bool Blend>
 struct FusedStage {
   using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
@@ -161,22 +178,6 @@ struct FusedStage {
   }
   static_assert(host_backend || long(tile_j + 2 * ghost) * (tile_i + 2 * ghost) * (tile_i + 2 * ghost) < 65536,
                 "RowOfCell needs cell * width < 2^16 over the tile and its margin");
-  // The minimum of f(i, j) over the same cells, folded into m (the CPU's).
-  template <class F>
-  KOKKOS_FORCEINLINE_FUNCTION static void min_over_cells(long i0, long i1, long j0, long j1, const F& f, Real& m) {
-    Real least = m;
-    for (long j = j0; j < j1; ++j) {
-#if defined(KOKKOS_ENABLE_OPENMP) && defined(_OPENMP) && !defined(__CUDA_ARCH__)
-#pragma omp simd reduction(min : least)
-#endif
-      for (long i = i0; i < i1; ++i) {
-        const Real value = f(i, j);
-        least = value < least ? value : least;
-      }
-    }
-    if (least < m) m = least;
-  }
-
   KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
     Real unused = 0;
     stage(team, unused);
@@ -227,7 +228,7 @@ struct FusedStage {
       face_fluxes<1>(team, prims, slopes_along_y, fy, i0, i1, j0, j1);
       team.team_barrier();
       for_cells(team, i0, i1, j0, j1, update);
-      if (find_dt_bound) min_over_cells(i0, i1, j0, j1, bound, dt_bound);
+      if (find_dt_bound) min_over_tile_cells(i0, i1, j0, j1, bound, dt_bound);
     } else {
       // Thread r owns the tile's cell r (row order); the x part of its
       // update is taken before the y fluxes overwrite the x fluxes (the

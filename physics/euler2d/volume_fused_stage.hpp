@@ -27,6 +27,7 @@
 #include "physics/euler2d/fused_stage.hpp"  // for_tile_cells
 #include "physics/euler2d/volume_kernels.hpp"
 
+#include <array>
 #include <stdexcept>
 #include <string>
 
@@ -53,8 +54,9 @@ struct VolumeFusedStage {
   static constexpr bool carries_in_scratch = host_backend;
 
   Array4<Real> u_base, u_in, u_out;
-  Array1<Real> inv_dx, inv_dy, inv_dz;
+  Array1<Real> dx, dy, dz, inv_dx, inv_dy, inv_dz;
   Real gamma, a, b, dt;
+  bool find_dt_bound;  // last stage of a step: also each column's bound on the next dt
   int tiles_i, tiles_j;
   long begin[3], end[3];  // the block's own cells
 
@@ -176,10 +178,11 @@ struct VolumeFusedStage {
   // parts of its update, summed as stage_value sums them) and the z faces:
   // the one below from c, the one above computed here, which with the upper
   // face state of cell k + 1 goes into c for the next plane. `here` reads
-  // W of cell (k, j, i) (the plane in scratch).
+  // W of cell (k, j, i) (the plane in scratch). The new values go to u_out
+  // and to value.
   template <class Carry, class Here>
-  KOKKOS_FORCEINLINE_FUNCTION void update(Carry& c, const Here& here, long k, long j, long i,
-                                          const Real (&xy)[NCONS]) const {
+  KOKKOS_FORCEINLINE_FUNCTION void update(Carry& c, const Here& here, long k, long j, long i, const Real (&xy)[NCONS],
+                                          Real (&value)[NCONS]) const {
     using Face = VolumeFaceFlux<Real, 2, Scheme>;
     Real above[NPRIM_VOLUME], lower[NPRIM_VOLUME], upper[NPRIM_VOLUME];
     primitives_at(k + 1, j, i, above);
@@ -202,8 +205,8 @@ struct VolumeFusedStage {
     CFD_UNROLL
     for (int v = 0; v < NCONS; ++v) {
       const Real z = flux_difference<true>(c.flux(v), flux_above[v], rz);
-      u_out(v, k, j, i) =
-          stage_value_from<Blend>(Blend ? u_base(v, k, j, i) : Real(0), u_in(v, k, j, i), xy[v], z, a, b, dt);
+      value[v] = stage_value_from<Blend>(Blend ? u_base(v, k, j, i) : Real(0), u_in(v, k, j, i), xy[v], z, a, b, dt);
+      u_out(v, k, j, i) = value[v];
       c.flux(v) = flux_above[v];
     }
     CFD_UNROLL
@@ -227,6 +230,12 @@ struct VolumeFusedStage {
   }
 
   KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
+    Real unused = 0;
+    stage(team, unused);
+  }
+  KOKKOS_INLINE_FUNCTION void operator()(const Member& team, Real& dt_bound) const { stage(team, dt_bound); }
+
+  KOKKOS_INLINE_FUNCTION void stage(const Member& team, Real& dt_bound) const {
     const int t = team.league_rank();
     const int ti = t % tiles_i, tj = (t / tiles_i) % tiles_j, tk = t / (tiles_i * tiles_j);
     const long i0 = begin[0] + long(ti) * tile_i, j0 = begin[1] + long(tj) * tile_j, k0 = begin[2] + long(tk) * planes;
@@ -251,6 +260,7 @@ struct VolumeFusedStage {
         face_fluxes<0>(team, prims, slopes_along_x, fx, i0, i1, j0, j1);
         face_fluxes<1>(team, prims, slopes_along_y, fy, i0, i1, j0, j1);
         for_cells(team, i0, i1, j0, j1, UpdateCells{*this, prims, fx, fy, carries, k, j0, i0});
+        if (find_dt_bound) min_over_tile_cells(i0, i1, j0, j1, PlaneDtBound{{u_out, dx, dy, dz, gamma}, k}, dt_bound);
       }
     } else {
       // Thread r owns column r of the tile (row order) and keeps its x
@@ -281,7 +291,16 @@ struct VolumeFusedStage {
         if (own) {
           CFD_UNROLL
           for (int v = 0; v < NCONS; ++v) xy[v] = xy[v] + flux_difference<true>(fy(v, jj, ii), fy(v, jj + 1, ii), ry);
-          update(c, OwnCell{prims, j, i}, k, j, i, xy);
+          Real value[NCONS];
+          update(c, OwnCell{prims, j, i}, k, j, i, xy, value);
+          // The bound on the next dt from the values just stored, still in
+          // registers (the same bits as reading them back).
+          if (find_dt_bound) {
+            const CellPrimitives<Real> w =
+                cell_primitives<true>(value[IDN], value[IM1], value[IM2], value[IM3], value[IEN], gamma);
+            const Real bound = cell_dt_bound(w, dx(i), dy(j), dz(k), gamma);
+            if (bound < dt_bound) dt_bound = bound;
+          }
         }
       }
     }
@@ -312,8 +331,16 @@ struct VolumeFusedStage {
         xy[v] = flux_difference<true>(fx(v, jj, ii), fx(v, jj, ii + 1), rx) +
                 flux_difference<true>(fy(v, jj, ii), fy(v, jj + 1, ii), ry);
       ScratchCarry c{carries, jj, ii};
-      stage.update(c, OwnCell{prims, j, i}, k, j, i, xy);
+      Real value[NCONS];
+      stage.update(c, OwnCell{prims, j, i}, k, j, i, xy, value);
     }
+  };
+  // A cell's bound on the next dt read back from u_out (the CPU's, after
+  // each plane's updates, while the plane is in cache).
+  struct PlaneDtBound {
+    VolumeDtBound<Real, true> bound;
+    long k;
+    KOKKOS_FORCEINLINE_FUNCTION Real operator()(long i, long j) const { return bound(k, j, i); }
   };
   // W of the plane's cells from U, into scratch.
   struct CopyPlane {
@@ -363,26 +390,35 @@ struct VolumeFusedStage {
 };
 
 // Runs one fused stage over the block's own cells [begin, end) from u_in
-// (its ghosts filled): u_out = a u_base + b (u_in + dt L(u_in)).
+// (its ghosts filled): u_out = a u_base + b (u_in + dt L(u_in)). Returns the
+// block's bound on the next dt (VolumeDtBound's, from u_out) when
+// find_dt_bound, otherwise the largest Real. width and inverse: the cells'
+// widths along x, y, z and their reciprocals.
 template <class Real, class Scheme, bool Blend>
-void volume_fused_stage(const Array4<Real>& u_base, const Array4<Real>& u_in, const Array4<Real>& u_out,
-                        const Array1<Real>& inv_dx, const Array1<Real>& inv_dy, const Array1<Real>& inv_dz, Real gamma,
-                        Real a, Real b, Real dt, const long (&begin)[3], const long (&end)[3]) {
+Real volume_fused_stage(const Array4<Real>& u_base, const Array4<Real>& u_in, const Array4<Real>& u_out,
+                        const std::array<Array1<Real>, 3>& width, const std::array<Array1<Real>, 3>& inverse,
+                        Real gamma, Real a, Real b, Real dt, bool find_dt_bound, const long (&begin)[3],
+                        const long (&end)[3]) {
   using Stage = VolumeFusedStage<Real, Scheme, Blend>;
-  if (begin[0] >= end[0] || begin[1] >= end[1] || begin[2] >= end[2]) return;
+  Real bound = Kokkos::reduction_identity<Real>::min();
+  if (begin[0] >= end[0] || begin[1] >= end[1] || begin[2] >= end[2]) return bound;
   const int tiles_i = int((end[0] - begin[0] + Stage::tile_i - 1) / Stage::tile_i);
   const int tiles_j = int((end[1] - begin[1] + Stage::tile_j - 1) / Stage::tile_j);
   const int tiles_k = int((end[2] - begin[2] + Stage::planes - 1) / Stage::planes);
   const Stage f{u_base,
                 u_in,
                 u_out,
-                inv_dx,
-                inv_dy,
-                inv_dz,
+                width[0],
+                width[1],
+                width[2],
+                inverse[0],
+                inverse[1],
+                inverse[2],
                 gamma,
                 a,
                 b,
                 dt,
+                find_dt_bound,
                 tiles_i,
                 tiles_j,
                 {begin[0], begin[1], begin[2]},
@@ -394,10 +430,13 @@ void volume_fused_stage(const Array4<Real>& u_base, const Array4<Real>& u_in, co
                              " bytes of shared memory for each of " + std::to_string(Stage::teams_per_sm) +
                              " blocks of " + std::to_string(Stage::team_threads) +
                              " threads on a multiprocessor, more than this GPU gives; set euler2d.fused_stage: false");
-  Kokkos::parallel_for("euler2d::fused_stage_3d",
-                       typename Stage::Policy(tiles_i * tiles_j * tiles_k, Stage::team_threads)
-                           .set_scratch_size(0, Kokkos::PerTeam(bytes)),
-                       f);
+  const auto policy = typename Stage::Policy(tiles_i * tiles_j * tiles_k, Stage::team_threads)
+                          .set_scratch_size(0, Kokkos::PerTeam(bytes));
+  if (find_dt_bound)
+    Kokkos::parallel_reduce("euler2d::fused_stage_3d", policy, f, Kokkos::Min<Real>(bound));
+  else
+    Kokkos::parallel_for("euler2d::fused_stage_3d", policy, f);
+  return bound;
 }
 
 }  // namespace cfd::euler2d

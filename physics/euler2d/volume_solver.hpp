@@ -110,14 +110,20 @@ class VolumeSolver {
         }
     refuse_bad_initial_state(bad, bad_values);
     Kokkos::deep_copy(u_, host);
+    dt_bound_known_ = false;
     step_ = 0;
     time_ = 0;
   }
 
+  // The fused stage finds the bound of the next step with the last stage of
+  // this one (from the values it has just written: the same bits); otherwise
+  // a kernel finds it.
   double stable_dt() const {
     const Real local =
-        min_3d<Real>("euler2d::dt_bound", grid_.begin(2), grid_.end(2), grid_.begin(1), grid_.end(1), grid_.begin(0),
-                     grid_.end(0), VolumeDtBound<Real, true>{u_, width_[0], width_[1], width_[2], Real(p_.gamma)});
+        dt_bound_known_ ? dt_bound_
+                        : min_3d<Real>("euler2d::dt_bound", grid_.begin(2), grid_.end(2), grid_.begin(1), grid_.end(1),
+                                       grid_.begin(0), grid_.end(0),
+                                       VolumeDtBound<Real, true>{u_, width_[0], width_[1], width_[2], Real(p_.gamma)});
     return local < Real(0) || !(local == local) ? -1.0 : p_.cfl * static_cast<double>(local);
   }
 
@@ -161,21 +167,22 @@ class VolumeSolver {
     const bool apart = p_.fused_stage;
     switch (p_.integrator) {
       case Integrator::euler:
-        stage(u_, u_, apart ? u_stage_ : u_, Real(0), Real(1), h);
+        dt_bound_ = stage(u_, u_, apart ? u_stage_ : u_, Real(0), Real(1), h, true);
         if (apart) std::swap(u_, u_stage_);
         break;
       case Integrator::rk2:  // as the 2D solver's split_step
-        stage(u_, u_, u_stage_, Real(0), Real(1), h);
-        stage(u_, u_stage_, u_, Real(0.5), Real(0.5), h);
+        stage(u_, u_, u_stage_, Real(0), Real(1), h, false);
+        dt_bound_ = stage(u_, u_stage_, u_, Real(0.5), Real(0.5), h, true);
         break;
       case Integrator::rk3: {
         const Array4<Real>& second = apart ? u_stage2_ : u_stage_;
-        stage(u_, u_, u_stage_, Real(0), Real(1), h);
-        stage(u_, u_stage_, second, Real(0.75), Real(0.25), h);
-        stage(u_, second, u_, Real(1) / Real(3), Real(2) / Real(3), h);
+        stage(u_, u_, u_stage_, Real(0), Real(1), h, false);
+        stage(u_, u_stage_, second, Real(0.75), Real(0.25), h, false);
+        dt_bound_ = stage(u_, second, u_, Real(1) / Real(3), Real(2) / Real(3), h, true);
         break;
       }
     }
+    dt_bound_known_ = apart;
     ++step_;
     time_ += dt;
   }
@@ -250,6 +257,7 @@ class VolumeSolver {
     auto host = Kokkos::create_mirror_view(u_);
     set_owned_cells(host, state, NCONS, grid_);
     Kokkos::deep_copy(u_, host);
+    dt_bound_known_ = false;
     step_ = static_cast<long>(clock_value(clock, "step"));
     time_ = clock_value(clock, "time");
   }
@@ -326,13 +334,17 @@ class VolumeSolver {
   // (a reflecting side negates the normal momentum, which gives the
   // primitives' bits of negating the normal velocity), then the fused stage
   // computes W as it goes, or the split kernels from W of the whole block.
-  void stage(const Array4<Real>& u_base, const Array4<Real>& u_in, const Array4<Real>& u_out, Real a, Real b, Real dt) {
+  // Returns the fused stage's bound on the next dt over the block when
+  // find_dt_bound (otherwise, and from the split kernels, the largest Real).
+  Real stage(const Array4<Real>& u_base, const Array4<Real>& u_in, const Array4<Real>& u_out, Real a, Real b, Real dt,
+             bool find_dt_bound) {
     halo_.fill(VolumeComponents<Array4<Real>>{u_in});
     if (!p_.fused_stage)
       for_each_3d("euler2d::primitives", 0, grid_.extent(2), 0, grid_.extent(1), 0, grid_.extent(0),
                   VolumePrimitives<Real, true>{u_in, w_, Real(p_.gamma)});
     const long i0 = grid_.begin(0), i1 = grid_.end(0), j0 = grid_.begin(1), j1 = grid_.end(1), k0 = grid_.begin(2),
                k1 = grid_.end(2);
+    Real bound = Kokkos::reduction_identity<Real>::min();
     with_face_scheme(p_, [&](auto scheme) {
       using Scheme = decltype(scheme);
       if constexpr (!Scheme::tutorial) {
@@ -340,8 +352,8 @@ class VolumeSolver {
         if (p_.fused_stage) {
           const long begin[3] = {i0, j0, k0}, end[3] = {i1, j1, k1};
           const auto fused = [&](auto blend) {
-            volume_fused_stage<Real, Scheme, decltype(blend)::value>(u_base, u_in, u_out, inverse_[0], inverse_[1],
-                                                                     inverse_[2], gamma, a, b, dt, begin, end);
+            bound = volume_fused_stage<Real, Scheme, decltype(blend)::value>(
+                u_base, u_in, u_out, width_, inverse_, gamma, a, b, dt, find_dt_bound, begin, end);
           };
           if (a == Real(0) && b == Real(1))
             fused(std::false_type{});
@@ -364,6 +376,7 @@ class VolumeSolver {
           update(std::true_type{});
       }
     });
+    return bound;
   }
 
   Params p_;
@@ -375,6 +388,10 @@ class VolumeSolver {
   HaloExchange<Real> halo_;
   long step_ = 0;
   double time_ = 0;
+  // The fused stage's bound on the next dt, found by the last step's last
+  // stage; not known after U was set from outside a step.
+  Real dt_bound_ = 0;
+  bool dt_bound_known_ = false;
 };
 
 }  // namespace cfd::euler2d
