@@ -62,7 +62,7 @@ class Solver {
         acc_(p.integrator == Integrator::rk4 ? array("navier_stokes::rk4_sum", NCONS) : Array4<Real>()),
         w_(array("navier_stokes::w", NPRIM)),
         g_(array("navier_stokes::velocity_gradient", 3 * Dim)),
-        viscous_{viscous_array(0), viscous_array(1), Dim == 3 ? viscous_array(2) : Array4<Real>()},
+        faces_{face_array(0), face_array(1), Dim == 3 ? face_array(2) : Array4<Real>()},
         halo_(dec, NPRIM, faces()) {
     if (p.problem == nullptr || !p.initial)
       throw std::logic_error("navier_stokes::Solver: Params without a problem (make them with params())");
@@ -223,7 +223,7 @@ class Solver {
   const HaloExchange<Real>& halo() const { return halo_; }
   void release() {
     u_ = u_stage_ = acc_ = w_ = g_ = Array4<Real>();
-    for (auto& a : viscous_) a = Array4<Real>();
+    for (auto& a : faces_) a = Array4<Real>();
     halo_.release();
   }
 
@@ -247,9 +247,11 @@ class Solver {
     return {base, out, rule};
   }
 
-  Array4<Real> viscous_array(int d) const {
-    if (p_.viscosity.law == gas::ViscosityLaw::none) return Array4<Real>();
-    return array(std::string("navier_stokes::viscous_flux_") + "xyz"[d], 4);
+  // The fluxes through the faces normal to d (update.hpp's FaceFluxes): the
+  // convective flux and, with a viscosity law, the viscous point value.
+  Array4<Real> face_array(int d) const {
+    const int slots = p_.viscosity.law == gas::ViscosityLaw::none ? NCONS : face_slots;
+    return array(std::string("navier_stokes::face_flux_") + "xyz"[d], slots);
   }
   Array4<Real> array(const std::string& label, int vars) const {
     return Array4<Real>(label, vars, grid_.extent(2), grid_.extent(1), grid_.extent(0));
@@ -269,8 +271,10 @@ class Solver {
   }
 
   // W of u on the owned cells, its ghosts, and with `gradient` the
-  // velocity gradient (the viscous fluxes' and the enstrophy's).
-  void fill_primitives(const Array4<Real>& u, bool gradient) const {
+  // velocity gradient (the viscous fluxes' and the enstrophy's) and the
+  // viscous fluxes' point values at the faces; with `convective` (a stage)
+  // the convective fluxes at the faces too.
+  void fill_primitives(const Array4<Real>& u, bool gradient, bool convective = false) const {
     const long i0 = grid_.begin(0), i1 = grid_.end(0), j0 = grid_.begin(1), j1 = grid_.end(1), k0 = grid_.begin(2),
                k1 = grid_.end(2);
     for_each_3d("navier_stokes::primitives", k0, k1, j0, j1, i0, i1, Primitives<Real>{u, w_, gas_});
@@ -281,33 +285,57 @@ class Solver {
       for (int side = 0; side < 2; ++side)
         if (p_.side(d, side).is_wall() && !dec_.has_neighbour(d, side)) fill_wall(d, side);
     }
-    if (!gradient) return;
     with_half_width(p_.order, [&](auto half) {
       constexpr int H = decltype(half)::value;
-      // G along k over the owned cells along k and the ghosts along the
-      // others, as far as the viscous fluxes reach (update.hpp).
-      const long e = grid_.ghost;
-      const long ei0 = i0 - e, ei1 = i1 + e, ej0 = j0 - e, ej1 = j1 + e, ek0 = Dim == 3 ? k0 - e : k0,
-                 ek1 = Dim == 3 ? k1 + e : k1;
-      for_each_3d("navier_stokes::gradient_x", ek0, ek1, ej0, ej1, i0, i1,
-                  VelocityGradient<Real, H, 0>{w_, g_, inverse_h_[0]});
-      for_each_3d("navier_stokes::gradient_y", ek0, ek1, j0, j1, ei0, ei1,
-                  VelocityGradient<Real, H, 1>{w_, g_, inverse_h_[1]});
-      if constexpr (Dim == 3)
-        for_each_3d("navier_stokes::gradient_z", k0, k1, ej0, ej1, ei0, ei1,
-                    VelocityGradient<Real, H, 2>{w_, g_, inverse_h_[2]});
-      if (p_.viscosity.law == gas::ViscosityLaw::none) return;
-      // The viscous fluxes at the faces the updates read: along d, faces
-      // begin - H + 1 .. end + H - 1 (update.hpp).
-      const Real ih[3] = {inverse_h_[0], inverse_h_[1], inverse_h_[2]};
-      for_each_3d("navier_stokes::viscous_faces_x", k0, k1, j0, j1, i0 - H + 1, i1 + H,
-                  ViscousFaceFluxes<Real, Dim, H, 0>{w_, g_, viscous_[0], {ih[0], ih[1], ih[2]}, gas_});
-      for_each_3d("navier_stokes::viscous_faces_y", k0, k1, j0 - H + 1, j1 + H, i0, i1,
-                  ViscousFaceFluxes<Real, Dim, H, 1>{w_, g_, viscous_[1], {ih[0], ih[1], ih[2]}, gas_});
-      if constexpr (Dim == 3)
-        for_each_3d("navier_stokes::viscous_faces_z", k0 - H + 1, k1 + H, j0, j1, i0, i1,
-                    ViscousFaceFluxes<Real, Dim, H, 2>{w_, g_, viscous_[2], {ih[0], ih[1], ih[2]}, gas_});
+      const bool viscous = gradient && p_.viscosity.law != gas::ViscosityLaw::none;
+      if (gradient) fill_gradient<H>();
+      if (viscous)
+        fill_faces<H, true>(convective);
+      else if (convective)
+        fill_faces<H, false>(true);
     });
+  }
+
+  template <int H>
+  void fill_gradient() const {
+    const long i0 = grid_.begin(0), i1 = grid_.end(0), j0 = grid_.begin(1), j1 = grid_.end(1), k0 = grid_.begin(2),
+               k1 = grid_.end(2);
+    // G along k over the owned cells along k and the ghosts along the
+    // others, as far as the viscous fluxes reach (update.hpp).
+    const long e = grid_.ghost;
+    const long ei0 = i0 - e, ei1 = i1 + e, ej0 = j0 - e, ej1 = j1 + e, ek0 = Dim == 3 ? k0 - e : k0,
+               ek1 = Dim == 3 ? k1 + e : k1;
+    for_each_3d("navier_stokes::gradient_x", ek0, ek1, ej0, ej1, i0, i1,
+                VelocityGradient<Real, H, 0>{w_, g_, inverse_h_[0]});
+    for_each_3d("navier_stokes::gradient_y", ek0, ek1, j0, j1, ei0, ei1,
+                VelocityGradient<Real, H, 1>{w_, g_, inverse_h_[1]});
+    if constexpr (Dim == 3)
+      for_each_3d("navier_stokes::gradient_z", k0, k1, ej0, ej1, ei0, ei1,
+                  VelocityGradient<Real, H, 2>{w_, g_, inverse_h_[2]});
+  }
+
+  // The faces' fluxes the updates read (update.hpp): along d, the convective
+  // ones at faces begin .. end when `convective`, and with Viscous the
+  // viscous point values at faces begin - H + 1 .. end + H - 1.
+  template <int H, bool Viscous>
+  void fill_faces(bool convective) const {
+    const Real ih[3] = {inverse_h_[0], inverse_h_[1], inverse_h_[2]};
+    long b[3], e[3];
+    for (int d = 0; d < 3; ++d) b[d] = grid_.begin(d), e[d] = grid_.end(d);
+    const long reach = Viscous ? H - 1 : 0;
+    const auto along = [&](auto dir) {
+      constexpr int D = decltype(dir)::value;
+      long lo[3] = {b[0], b[1], b[2]}, hi[3] = {e[0], e[1], e[2]};
+      lo[D] -= reach, hi[D] += reach + 1;
+      // No convective face: an empty [first, last].
+      const long first = convective ? b[D] : 1, last = convective ? e[D] : 0;
+      const FaceFluxes<Real, Dim, H, D, Viscous> f{w_, g_, faces_[D], {ih[0], ih[1], ih[2]}, gas_, walls_, first, last};
+      const char* label[3] = {"navier_stokes::faces_x", "navier_stokes::faces_y", "navier_stokes::faces_z"};
+      for_each_3d(label[D], lo[2], hi[2], lo[1], hi[1], lo[0], hi[0], f);
+    };
+    along(std::integral_constant<int, 0>{});
+    along(std::integral_constant<int, 1>{});
+    if constexpr (Dim == 3) along(std::integral_constant<int, 2>{});
   }
 
   void fill_wall(int d, int side) const {
@@ -331,7 +359,7 @@ class Solver {
   CellUpdate<Real, Dim, H> update(const Stage& s, int terms) const {
     CellUpdate<Real, Dim, H> f;
     f.w = w_, f.g = g_, f.base = s.base, f.in = s.base, f.out = s.out, f.acc = acc_;
-    f.viscous_x = viscous_[0], f.viscous_y = viscous_[1], f.viscous_z = viscous_[2];
+    f.faces_x = faces_[0], f.faces_y = faces_[1], f.faces_z = faces_[2];
     for (int d = 0; d < 3; ++d) f.inverse_h[d] = inverse_h_[d];
     f.gas = gas_, f.walls = walls_, f.rule = s.rule, f.terms = terms;
     return f;
@@ -339,12 +367,13 @@ class Solver {
 
   // One Runge-Kutta stage: L from the state u_in, then s's rule.
   void stage(const Array4<Real>& u_in, Stage s) {
-    fill_primitives(u_in, p_.viscosity.law != gas::ViscosityLaw::none);
+    fill_primitives(u_in, p_.viscosity.law != gas::ViscosityLaw::none, true);
     // The ssp rule reads `in` at the cell: the stage's input.
     with_half_width(p_.order, [&](auto half) {
       constexpr int H = decltype(half)::value;
       CellUpdate<Real, Dim, H> f = update<H>(s, all_terms);
       f.in = u_in;
+      f.convective_stored = true;
       for_each_3d("navier_stokes::update", grid_.begin(2), grid_.end(2), grid_.begin(1), grid_.end(1), grid_.begin(0),
                   grid_.end(0), f);
     });
@@ -404,7 +433,7 @@ class Solver {
   GridBlock grid_;
   Array4<Real> u_, u_stage_, acc_;
   mutable Array4<Real> w_, g_;
-  std::array<Array4<Real>, 3> viscous_;  // the viscous fluxes at the faces normal to x, y, z
+  std::array<Array4<Real>, 3> faces_;  // the fluxes at the faces normal to x, y, z (update.hpp's FaceFluxes)
   mutable HaloExchange<Real> halo_;
   GasModel<Real> gas_{};
   WallFaces walls_;

@@ -1,7 +1,8 @@
 // One Runge-Kutta stage of a cell: the right-hand side
 //   L = -((F_x(i+1) - F_x(i))/h_x + (F_y(j+1) - F_y(j))/h_y) - (F_z(k+1) - F_z(k))/h_z
-// from the faces' fluxes (fluxes.hpp; each face is computed by both of its
-// cells, the same bits), then the integrator's rule for the stage:
+// from the faces' fluxes (fluxes.hpp; in a step each face's computed once,
+// FaceFluxes, before the updates; the budget diagnostics' single terms are
+// computed by each cell, the same bits), then the integrator's rule for the stage:
 //   ssp:  out = a base + b (in + dt L)                  (SSP-RK3, Shu and Osher 1988)
 //   rk4:  stages 1-3: acc (=, +=) w L, out = base + c dt L; stage 4:
 //         out = base + dt/6 (acc + L)                    (classical RK4)
@@ -17,21 +18,6 @@ namespace cfd::navier_stokes {
 
 enum class StageKind { ssp, rk4, rhs };
 
-// The viscous flux's point value at every face normal to D that the
-// updates read (update.hpp's CellUpdate takes 2 Half of them per cell and
-// direction): computed once per face instead of once per reading cell.
-template <class Real, int Dim, int Half, int D>
-struct ViscousFaceFluxes {
-  Array4<Real> w, g, faces;
-  Real inverse_h[3];
-  GasModel<Real> gas;
-  KOKKOS_FORCEINLINE_FUNCTION void operator()(const long k, const long j, const long i) const {
-    const Flux<Real> f = FaceFlux<Real, Dim, Half, D>::viscous_at(w, g, k, j, i, inverse_h, gas);
-    for (int m = 0; m < 3; ++m) faces(m, k, j, i) = f.momentum[m];
-    faces(3, k, j, i) = f.energy;
-  }
-};
-
 template <class Real>
 struct StageRule {
   StageKind kind = StageKind::ssp;
@@ -46,13 +32,57 @@ struct WallFaces {
   KOKKOS_FORCEINLINE_FUNCTION bool on_wall(int d, long face) const { return face == lo[d] || face == hi[d]; }
 };
 
+// Slots of a face array (FaceFluxes): the convective flux's five
+// components, then the viscous flux's point value (momentum x, y, z, energy).
+constexpr int convective_slot = 0, viscous_slot = NCONS, face_slots = NCONS + 4;
+
+// The fluxes through every face normal to D that the updates read, each
+// computed once per face instead of once per reading cell (a cell's update
+// reads two faces' convective fluxes and, with Viscous, 2 Half point values
+// of the viscous flux per direction): KEEP's convective flux at the faces
+// [first, last] of the block's cells (face i between cells i-1 and i) into
+// slots 0-4, and the viscous point values at every face the kernel runs
+// over (first - Half + 1 .. last + Half - 1) into slots 5-8. The nodes are
+// loaded once for both.
+template <class Real, int Dim, int Half, int D, bool Viscous>
+struct FaceFluxes {
+  Array4<Real> w, g, faces;
+  Real inverse_h[3];
+  GasModel<Real> gas;
+  WallFaces walls;
+  long first, last;
+  KOKKOS_FORCEINLINE_FUNCTION void operator()(const long k, const long j, const long i) const {
+    using Face = FaceFlux<Real, Dim, Half, D>;
+    const long face = D == 0 ? i : D == 1 ? j : k;
+    gas::KeepNode<Real, 3> node[2 * Half];
+    Face::load(w, k, j, i, node);
+    if (face >= first && face <= last) {
+      Real c[NCONS] = {0, 0, 0, 0, 0};
+      Face::convective(node, gas, walls.on_wall(D, face), all_terms, c);
+      const Flux<Real> f = Face::unrotate(c);
+      faces(convective_slot, k, j, i) = f.mass;
+      for (int m = 0; m < 3; ++m) faces(convective_slot + 1 + m, k, j, i) = f.momentum[m];
+      faces(convective_slot + 4, k, j, i) = f.energy;
+    }
+    if constexpr (Viscous) {
+      Real v[NCONS] = {0, 0, 0, 0, 0};
+      Face::viscous_part(node, g, k, j, i, inverse_h, gas, v);
+      const Flux<Real> f = Face::unrotate(v);
+      for (int m = 0; m < 3; ++m) faces(viscous_slot + m, k, j, i) = f.momentum[m];
+      faces(viscous_slot + 3, k, j, i) = f.energy;
+    }
+  }
+};
+
 template <class Real, int Dim, int Half>
 struct CellUpdate {
   Array4<Real> w, g, base, in, out, acc;
-  // The viscous fluxes' point values at the faces normal to x, y, z
-  // (ViscousFaceFluxes: momentum x, y, z and energy; face i between cells
-  // i-1 and i), computed once per face before the update.
-  Array4<Real> viscous_x, viscous_y, viscous_z;
+  // The fluxes through the faces normal to x, y, z (FaceFluxes' slots; face
+  // i between cells i-1 and i), computed once per face before the update:
+  // the viscous point values always, the convective fluxes when
+  // convective_stored (a step's stages; the diagnostics compute their terms).
+  Array4<Real> faces_x, faces_y, faces_z;
+  bool convective_stored = false;
   Real inverse_h[3];
   GasModel<Real> gas;
   WallFaces walls;
@@ -82,7 +112,14 @@ struct CellUpdate {
     };
     long kk, jj, ii;
     Real lo[NCONS] = {0, 0, 0, 0, 0}, hi[NCONS] = {0, 0, 0, 0, 0};
-    if (terms & (convection | pressure)) {
+    const Array4<Real>& faces = D == 0 ? faces_x : D == 1 ? faces_y : faces_z;
+    if (convective_stored) {
+      at(1, kk, jj, ii);
+      for (int n = 0; n < NCONS; ++n) {
+        lo[n] = faces(convective_slot + n, k, j, i);
+        hi[n] = faces(convective_slot + n, kk, jj, ii);
+      }
+    } else if (terms & (convection | pressure)) {
       const Flux<Real> a = Face::convective_at(w, k, j, i, gas, walls.on_wall(D, cell), terms);
       at(1, kk, jj, ii);
       const Flux<Real> b = Face::convective_at(w, kk, jj, ii, gas, walls.on_wall(D, cell + 1), terms);
@@ -94,11 +131,10 @@ struct CellUpdate {
       // Point values at faces cell-Half+1 .. cell+Half: slot s holds face cell + s - Half + 1.
       constexpr int N = 2 * Half;
       Flux<Real> v[N];
-      const Array4<Real>& faces = D == 0 ? viscous_x : D == 1 ? viscous_y : viscous_z;
       for (int s = 0; s < N; ++s) {
         at(s - Half + 1, kk, jj, ii);
-        for (int m = 0; m < 3; ++m) v[s].momentum[m] = faces(m, kk, jj, ii);
-        v[s].energy = faces(3, kk, jj, ii);
+        for (int m = 0; m < 3; ++m) v[s].momentum[m] = faces(viscous_slot + m, kk, jj, ii);
+        v[s].energy = faces(viscous_slot + 3, kk, jj, ii);
       }
       // Fhat of faces cell (slot Half - 1) and cell + 1 (slot Half); the
       // point value alone where the weights would reach across a wall.
