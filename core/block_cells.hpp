@@ -7,6 +7,7 @@
 #pragma once
 
 #include "core/comm.hpp"
+#include "core/global_file.hpp"  // HostField
 #include "core/grid.hpp"
 #include "core/parallel.hpp"
 
@@ -34,6 +35,25 @@ void set_owned_cells(const HostArray& host, const Fields& fields, int count, con
       for (long j = g.begin(1); j < g.end(1); ++j)
         for (long i = g.begin(0); i < g.end(0); ++i) host(v, k, j, i) = fields.at(v).values.at(n++);
   }
+}
+
+// Components 0 .. fields.size()-1 of a device array (var, k, j, i) into
+// the fields' values (names and units as given): a snapshot's or a
+// checkpoint's fields.
+template <class Array, class Real>
+std::vector<HostField<Real>> owned_fields(const Array& u, std::vector<HostField<Real>> fields, const GridBlock& g) {
+  auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), u);
+  for (size_t v = 0; v < fields.size(); ++v) fields[v].values = owned_cells(host, int(v), g);
+  return fields;
+}
+
+// A checkpoint's components 0 .. count-1 back into the owned cells of a
+// device array (var, k, j, i); its ghosts are left to the next halo.
+template <class Array, class Fields>
+void restore_owned_cells(const Array& u, const Fields& fields, int count, const GridBlock& g) {
+  auto host = Kokkos::create_mirror_view(u);
+  set_owned_cells(host, fields, count, g);
+  Kokkos::deep_copy(u, host);
 }
 
 // Global index (i, j, k) of the first owned cell over all ranks for which

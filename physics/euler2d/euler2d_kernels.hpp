@@ -50,6 +50,17 @@ KOKKOS_FORCEINLINE_FUNCTION CellPrimitives<Real> cell_primitives(const U& u, lon
   return cell_primitives<Reciprocal>(u(IDN, j, i), u(IM1, j, i), u(IM2, j, i), u(IM3, j, i), u(IEN, j, i), gamma);
 }
 
+// A face's flux into the five components of an array at `at` (2D (var, j,
+// i), 3D (var, k, j, i), a tile's scratch): every flux kernel and fused stage.
+template <class Real, class A, class... Index>
+KOKKOS_FORCEINLINE_FUNCTION void store_flux(const A& flux, const gas::Conserved<Real>& f, Index... at) {
+  flux(IDN, at...) = f.rho;
+  flux(IM1, at...) = f.mx;
+  flux(IM2, at...) = f.my;
+  flux(IM3, at...) = f.mz;
+  flux(IEN, at...) = f.energy;
+}
+
 // A cell's bound on dt: min(dx/(|vx|+c), dy/(|vy|+c)); -1 where the cell is
 // not physical (density or pressure not positive, or NaN). The modern
 // schemes take w from cell_primitives<true> (one reciprocal where the
@@ -227,12 +238,7 @@ struct FaceFluxes {
   Array3<Real> w, flux;
   Real gamma;
   KOKKOS_FORCEINLINE_FUNCTION void operator()(const long j, const long i) const {
-    const gas::Conserved<Real> f = FaceFlux<Real, Dir, Scheme>::flux(w, j, i, gamma);
-    flux(IDN, j, i) = f.rho;
-    flux(IM1, j, i) = f.mx;
-    flux(IM2, j, i) = f.my;
-    flux(IM3, j, i) = f.mz;
-    flux(IEN, j, i) = f.energy;
+    store_flux(flux, FaceFlux<Real, Dir, Scheme>::flux(w, j, i, gamma), j, i);
   }
 };
 

@@ -14,6 +14,7 @@
 #include "physics/euler2d/euler2d_kernels.hpp"
 #include "physics/euler2d/euler2d_params.hpp"
 #include "physics/euler2d/fused_stage.hpp"
+#include "physics/gas/state_fields.hpp"
 
 #include <cmath>
 #include <limits>
@@ -389,11 +390,7 @@ class Solver {
   // a checkpoint holds.
   std::vector<HostField<Real>> state() const {
     auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), u_);
-    std::vector<HostField<Real>> out{{"rho", {}, "1", "density"},
-                                     {"mom_x", {}, "1", "momentum density rho*vx"},
-                                     {"mom_y", {}, "1", "momentum density rho*vy"},
-                                     {"mom_z", {}, "1", "momentum density rho*vz"},
-                                     {"energy", {}, "1", "total energy density"}};
+    std::vector<HostField<Real>> out = gas::conserved_fields<Real>();
     for (int k = 0; k < p_.scalars; ++k)
       out.push_back({"scalar_" + std::to_string(k + 1), {}, "1", "rho * s" + std::to_string(k + 1)});
     for (int v = 0; v < NCONS + p_.scalars; ++v) {

@@ -301,13 +301,7 @@ struct FusedStage {
     long j0, i0;  // block indices of the tile's first cell
     Real gamma;
     KOKKOS_FORCEINLINE_FUNCTION void operator()(long i, long j) const {
-      const gas::Conserved<Real> f = FaceFlux<Real, Dir, Scheme>::flux(w, j, i, gamma);
-      const long jj = j - j0, ii = i - i0;
-      flux(IDN, jj, ii) = f.rho;
-      flux(IM1, jj, ii) = f.mx;
-      flux(IM2, jj, ii) = f.my;
-      flux(IM3, jj, ii) = f.mz;
-      flux(IEN, jj, ii) = f.energy;
+      store_flux(flux, FaceFlux<Real, Dir, Scheme>::flux(w, j, i, gamma), j - j0, i - i0);
     }
   };
 

@@ -378,13 +378,7 @@ struct VolumeFusedStage {
     long j0, i0;
     Real gamma;
     KOKKOS_FORCEINLINE_FUNCTION void operator()(long i, long j) const {
-      const gas::Conserved<Real> f = VolumeFaceFlux<Real, Dir, Scheme>::flux(w, 0, j, i, gamma);
-      const long jj = j - j0, ii = i - i0;
-      flux(IDN, jj, ii) = f.rho;
-      flux(IM1, jj, ii) = f.mx;
-      flux(IM2, jj, ii) = f.my;
-      flux(IM3, jj, ii) = f.mz;
-      flux(IEN, jj, ii) = f.energy;
+      store_flux(flux, VolumeFaceFlux<Real, Dir, Scheme>::flux(w, 0, j, i, gamma), j - j0, i - i0);
     }
   };
 };

@@ -140,12 +140,7 @@ struct VolumeFaceFluxes {
   Array4<Real> w, flux;
   Real gamma;
   KOKKOS_FORCEINLINE_FUNCTION void operator()(const long k, const long j, const long i) const {
-    const gas::Conserved<Real> f = VolumeFaceFlux<Real, Dir, Scheme>::flux(w, k, j, i, gamma);
-    flux(IDN, k, j, i) = f.rho;
-    flux(IM1, k, j, i) = f.mx;
-    flux(IM2, k, j, i) = f.my;
-    flux(IM3, k, j, i) = f.mz;
-    flux(IEN, k, j, i) = f.energy;
+    store_flux(flux, VolumeFaceFlux<Real, Dir, Scheme>::flux(w, k, j, i, gamma), k, j, i);
   }
 };
 

@@ -22,6 +22,7 @@
 #include "physics/euler2d/euler2d_solver.hpp"  // Totals
 #include "physics/euler2d/volume_fused_stage.hpp"
 #include "physics/euler2d/volume_kernels.hpp"
+#include "physics/gas/state_fields.hpp"
 
 #include <cmath>
 #include <limits>
@@ -226,26 +227,16 @@ class VolumeSolver {
       for_each_3d("euler2d::output_primitives", grid_.begin(2), grid_.end(2), grid_.begin(1), grid_.end(1),
                   grid_.begin(0), grid_.end(0), VolumePrimitives<Real, true>{u_, u_stage_out(), Real(p_.gamma)});
     });
-    auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), u_stage_out());
-    std::vector<HostField<Real>> out{{"rho", {}, "1", "density"},
-                                     {"vx", {}, "1", "velocity along x"},
-                                     {"vy", {}, "1", "velocity along y"},
-                                     {"vz", {}, "1", "velocity along z"},
-                                     {"p", {}, "1", "pressure"}};
-    for (int v = 0; v < NCONS; ++v) out[v].values = owned_cells(host, v, grid_);
-    return out;
+    return owned_fields(u_stage_out(),
+                        std::vector<HostField<Real>>{{"rho", {}, "1", "density"},
+                                                     {"vx", {}, "1", "velocity along x"},
+                                                     {"vy", {}, "1", "velocity along y"},
+                                                     {"vz", {}, "1", "velocity along z"},
+                                                     {"p", {}, "1", "pressure"}},
+                        grid_);
   }
 
-  std::vector<HostField<Real>> state() const {
-    auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), u_);
-    std::vector<HostField<Real>> out{{"rho", {}, "1", "density"},
-                                     {"mom_x", {}, "1", "momentum density rho*vx"},
-                                     {"mom_y", {}, "1", "momentum density rho*vy"},
-                                     {"mom_z", {}, "1", "momentum density rho*vz"},
-                                     {"energy", {}, "1", "total energy density"}};
-    for (int v = 0; v < NCONS; ++v) out[v].values = owned_cells(host, v, grid_);
-    return out;
-  }
+  std::vector<HostField<Real>> state() const { return owned_fields(u_, gas::conserved_fields<Real>(), grid_); }
   // The conserved state of the owned cells, component after component.
   std::vector<Real> conserved() const {
     std::vector<Real> out;
@@ -254,9 +245,7 @@ class VolumeSolver {
   }
   Attributes clock() const { return {{"step", static_cast<double>(step_)}, {"time", time_}}; }
   void restore(const std::vector<HostField<Real>>& state, const Attributes& clock) {
-    auto host = Kokkos::create_mirror_view(u_);
-    set_owned_cells(host, state, NCONS, grid_);
-    Kokkos::deep_copy(u_, host);
+    restore_owned_cells(u_, state, NCONS, grid_);
     dt_bound_known_ = false;
     step_ = static_cast<long>(clock_value(clock, "step"));
     time_ = clock_value(clock, "time");

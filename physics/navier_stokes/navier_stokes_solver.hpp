@@ -13,6 +13,7 @@
 #include "core/halo.hpp"
 #include "core/parallel.hpp"
 #include "core/snapshot.hpp"
+#include "physics/gas/state_fields.hpp"
 #include "physics/navier_stokes/diagnostics.hpp"
 #include "physics/navier_stokes/gradients.hpp"
 #include "physics/navier_stokes/navier_stokes_params.hpp"
@@ -202,21 +203,10 @@ class Solver {
     return out;
   }
 
-  std::vector<HostField<Real>> state() const {
-    auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), u_);
-    std::vector<HostField<Real>> out{{"rho", {}, "1", "density"},
-                                     {"mom_x", {}, "1", "momentum density rho*vx"},
-                                     {"mom_y", {}, "1", "momentum density rho*vy"},
-                                     {"mom_z", {}, "1", "momentum density rho*vz"},
-                                     {"energy", {}, "1", "total energy density"}};
-    for (int v = 0; v < NCONS; ++v) out[v].values = owned_cells(host, v, grid_);
-    return out;
-  }
+  std::vector<HostField<Real>> state() const { return owned_fields(u_, gas::conserved_fields<Real>(), grid_); }
   Attributes clock() const { return {{"step", static_cast<double>(step_)}, {"time", time_}}; }
   void restore(const std::vector<HostField<Real>>& state, const Attributes& clock) {
-    auto host = Kokkos::create_mirror_view(u_);
-    set_owned_cells(host, state, NCONS, grid_);
-    Kokkos::deep_copy(u_, host);
+    restore_owned_cells(u_, state, NCONS, grid_);
     step_ = static_cast<long>(clock_value(clock, "step"));
     time_ = clock_value(clock, "time");
   }
