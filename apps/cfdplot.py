@@ -9,7 +9,8 @@ usage: cfdplot SNAPSHOT.h5|SERIES.xdmf [...] [-f FIELD] [--log] [--zoom N] [--sl
 
 One picture per snapshot. 2D runs are drawn as an image of one field (rho for
 euler2d, u for diffusion, or -f) with a colour bar labelled with its units;
-1D runs as one labelled panel per field; 3D runs as the image of one plane,
+1D runs (and 2D ones one cell across, euler2d's grid.ny: 1 or grid.nx: 1) as
+one labelled panel per field; 3D runs as the image of one plane,
 normal to z at the grid's middle unless --slice AXIS=VALUE picks another
 (the plane of cells nearest to VALUE; the title says which). An .xdmf index (cfdrun writes one
 per series) stands for its snapshots. With --movie the snapshots of one
@@ -191,7 +192,9 @@ def frame_of(snap, path, a):
     x = snap.x
     if a.slice and snap.ndim != 3:
         die(f"{path}: --slice is for 3D snapshots, this one is {snap.ndim}D")
-    if snap.ndim >= 2:
+    # A 2D snapshot one cell across (euler2d's grid.ny: 1 or grid.nx: 1) is a 1D case: drawn as lines.
+    across = snap.ndim == 2 and 1 in np.shape(snap[fields[0]])
+    if snap.ndim >= 2 and not across:
         name = a.field or DEFAULT_FIELD.get(solver, fields[0])
         xaxis, yaxis = "x", "y"
         if snap.ndim == 3:
@@ -217,15 +220,21 @@ def frame_of(snap, path, a):
         fr.update(ndim=2, name=name, x=x, y=y, data=data, label=label_of(snap, name),
                   xlabel=axis_label(snap, xaxis), ylabel=axis_label(snap, yaxis))
     else:
-        # 1D: one labelled panel per field, on a shared x axis.
+        # 1D: one labelled panel per field, on a shared axis (x, or y for a tube along y).
+        along = "y" if across and np.shape(snap[fields[0]])[1] == 1 else "x"
+        if along == "y":
+            x = snap.y
+
+        def line(n):
+            return np.asarray(snap[n]).reshape(-1) if across else snap[n]
         names = [a.field] if a.field else [n for n in FIELDS_1D if n in fields] + \
             [n for n in fields if n not in FIELDS_1D]
         lo, hi = 0, len(x)
         if a.zoom:  # around the steepest gradient of the first field (a shock, a contact)
-            k = int(np.argmax(np.abs(np.diff(snap[names[0]]))))
+            k = int(np.argmax(np.abs(np.diff(line(names[0])))))
             lo, hi = max(k - a.zoom, 0), min(k + a.zoom + 2, len(x))
-        fr.update(ndim=1, names=names, x=x[lo:hi], values={n: snap[n][lo:hi] for n in names},
-                  labels={n: label_of(snap, n) for n in names}, xlabel=axis_label(snap, "x"))
+        fr.update(ndim=1, names=names, x=x[lo:hi], values={n: line(n)[lo:hi] for n in names},
+                  labels={n: label_of(snap, n) for n in names}, xlabel=axis_label(snap, along))
     return fr
 
 

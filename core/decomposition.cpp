@@ -68,14 +68,17 @@ Decomposition decompose(const GridBlock& whole, std::array<bool, 3> periodic, st
   Decomposition dec;
   dec.block = whole;
 
-  // The process grid: fixed counts first, the rest balanced over the free dimensions.
+  // The process grid: fixed counts first, the rest balanced over the free
+  // dimensions. A dimension too thin for two blocks (a 1D case's one cell
+  // across) is not free: one rank along it unless asked otherwise.
+  const long min_n = std::max(whole.ghost, 2);
   int fixed = 1;
   std::vector<int> free_dims;
   for (int d = 0; d < ndim; ++d) {
     if (requested[d] < 0) throw DecompositionError(axis_key[d], "must be 0 (automatic) or positive");
     if (requested[d] > 0)
       fixed *= requested[d];
-    else
+    else if (whole.global_n[d] >= 2 * min_n)
       free_dims.push_back(d);
   }
   for (int d = ndim; d < 3; ++d)
@@ -93,7 +96,6 @@ Decomposition decompose(const GridBlock& whole, std::array<bool, 3> periodic, st
     for (size_t k = 0; k < free_dims.size(); ++k) dec.ranks[free_dims[free_dims.size() - 1 - k]] = f[k];
   }
 
-  const long min_n = std::max(whole.ghost, 2);
   for (int d = 0; d < ndim; ++d)
     if (dec.ranks[d] > 1 && whole.global_n[d] / dec.ranks[d] < min_n)
       throw DecompositionError(

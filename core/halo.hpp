@@ -246,8 +246,13 @@ class HaloExchange {
         KOKKOS_LAMBDA(const long m) {
           const auto e = s.entry(m);
           long i, j, k, si, sj, sk;
-          s.at(e.side == 0 ? s.begin - s.ghost + e.layer : s.end + e.layer, e.t, i, j, k);
-          s.at(e.side == 0 ? s.end - s.ghost + e.layer : s.begin + e.layer, e.t, si, sj, sk);
+          const long pos = e.side == 0 ? s.begin - s.ghost + e.layer : s.end + e.layer;
+          // The owned entry a period away: end - ghost + layer below, begin +
+          // layer above, and on a block thinner than the halo (a 1D case's
+          // one cell across) the entry as many periods away as it takes.
+          const long n_owned = s.end - s.begin, offset = (pos - s.begin) % n_owned;
+          s.at(pos, e.t, i, j, k);
+          s.at(s.begin + (offset < 0 ? offset + n_owned : offset), e.t, si, sj, sk);
           field(e.c, i, j, k) = field(e.c, si, sj, sk);
         });
   }

@@ -41,8 +41,8 @@ std::vector<KeySpec> keys() {
   const std::vector<std::string> sides = {"periodic", "outflow", "reflecting", "inflow"};
   std::vector<KeySpec> k = {
       {"solver", KeyType::choice, "", "which solver runs the case", {"euler2d"}},
-      {"grid.nx", KeyType::integer, "256", "cells along x", {}, 4, 1e6},
-      {"grid.ny", KeyType::integer, "256", "cells along y", {}, 4, 1e6},
+      {"grid.nx", KeyType::integer, "256", "cells along x (1: a 1D case along y)", {}, 1, 1e6},
+      {"grid.ny", KeyType::integer, "256", "cells along y (1: a 1D case along x, e.g. sod_x)", {}, 1, 1e6},
       {"grid.nz",
        KeyType::integer,
        "1",
@@ -240,6 +240,13 @@ Params params(const Config& c) {
   if ((p.boundary_z[0] == BoundaryKind::periodic) != (p.boundary_z[1] == BoundaryKind::periodic))
     c.reject(c.given("boundary.z_lo") ? "boundary.z_lo" : "boundary.z_hi",
              "periodic boundaries come in pairs: set both boundary.z_lo and boundary.z_hi to periodic, or neither");
+  // One cell across (a 1D case): a periodic or outflow side gives each
+  // ghost layer that cell, so nothing varies across and the fluxes across
+  // cancel exactly; mirroring two layers needs two cells.
+  for (int s = 0; s < 4; ++s)
+    if ((s < 2 ? p.nx : p.ny) == 1 && p.boundary[s] == BoundaryKind::reflecting)
+      c.reject(side_keys[s], std::string("a reflecting side needs at least 2 cells across; with grid.") +
+                                 (s < 2 ? "nx" : "ny") + " = 1 (a 1D case) use periodic or outflow");
   for (int s = 0; s < 4; s += 2)
     if ((p.boundary[s] == BoundaryKind::periodic) != (p.boundary[s + 1] == BoundaryKind::periodic)) {
       // The side the user wrote (the other keeps its default), so that the

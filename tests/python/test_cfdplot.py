@@ -126,6 +126,25 @@ class AxisLabels(unittest.TestCase):
 
 
 @needs_cfdrun
+class OneCellAcross(unittest.TestCase):
+    def test_a_tube_one_cell_across_is_drawn_as_lines(self):
+        # euler2d with grid.nx = 1: the fields' shape is (ny, 1); cfdplot
+        # draws a panel a field along y (as the sod solver's 1D files), not
+        # a one-pixel-wide image.
+        f = last_snapshot("tube_y")
+        with h5py.File(f, "r") as h:
+            self.assertEqual(h["fields/rho"].shape, (64, 1))
+        out = os.path.join(work("plots"), "tube_y.svg")
+        status, stdout, stderr = support.cfdplot(f, "-o", out)
+        self.assertEqual(status, 0, stderr)
+        self.assertNotIn("coloured", stdout)  # lines, not a colour map
+        with open(out) as fh:
+            texts = re.findall(r"<!-- (.*?) -->", fh.read())
+        self.assertTrue(any(t.startswith("y coordinate of the cell centres") for t in texts), texts)
+        self.assertTrue(any(t.startswith("rho") for t in texts), texts)
+
+
+@needs_cfdrun
 class History(unittest.TestCase):
     def test_history_picture(self):
         hst = os.path.join(support.run("kh"), "euler2d.hst")
