@@ -72,7 +72,7 @@ Decomposition decompose(const GridBlock& whole, std::array<bool, 3> periodic, st
   // dimensions. A dimension too thin for two blocks (a 1D case's one cell
   // across) is not free: one rank along it unless asked otherwise.
   const long min_n = std::max(whole.ghost, 2);
-  int fixed = 1;
+  int fixed = 1, thin = -1;
   std::vector<int> free_dims;
   for (int d = 0; d < ndim; ++d) {
     if (requested[d] < 0) throw DecompositionError(axis_key[d], "must be 0 (automatic) or positive");
@@ -80,9 +80,18 @@ Decomposition decompose(const GridBlock& whole, std::array<bool, 3> periodic, st
       fixed *= requested[d];
     else if (whole.global_n[d] >= 2 * min_n)
       free_dims.push_back(d);
+    else if (thin < 0)
+      thin = d;
   }
   for (int d = ndim; d < 3; ++d)
     if (requested[d] > 1) throw DecompositionError(axis_key[d], "this solver is " + std::to_string(ndim) + "D");
+  // Ranks left over with only thin directions to take them: say why.
+  if (size % fixed == 0 && free_dims.empty() && fixed != size && thin >= 0)
+    throw DecompositionError(
+        axis_key[thin], "no direction left to split over " + std::to_string(size / fixed) + " ranks: " + "xyz"[thin] +
+                            " has " + std::to_string(whole.global_n[thin]) + " " +
+                            (whole.centering == Centering::cell ? "cells" : "points") + ", too few for two blocks of " +
+                            std::to_string(min_n) + "; use fewer ranks or a larger grid");
   if (size % fixed != 0 || (free_dims.empty() && fixed != size)) {
     std::string asked;
     for (int d = 0; d < ndim; ++d) asked += (d ? " x " : "") + std::to_string(requested[d] ? requested[d] : 0);

@@ -40,10 +40,11 @@ constexpr int convective_slot = 0, viscous_slot = NCONS, face_slots = NCONS + 4;
 // computed once per face instead of once per reading cell (a cell's update
 // reads two faces' convective fluxes and, with Viscous, 2 Half point values
 // of the viscous flux per direction): KEEP's convective flux at the faces
-// [first, last] of the block's cells (face i between cells i-1 and i) into
-// slots 0-4, and the viscous point values at every face the kernel runs
-// over (first - Half + 1 .. last + Half - 1) into slots 5-8. The nodes are
-// loaded once for both.
+// [first, last] (face i between cells i-1 and i; an empty range, first >
+// last, for none) into slots 0-4, and with Viscous the viscous point values
+// at every face the kernel runs over (the caller's range: the block's faces
+// and Half - 1 more on each side) into slots 5-8. The nodes are loaded once
+// for both.
 template <class Real, int Dim, int Half, int D, bool Viscous>
 struct FaceFluxes {
   Array4<Real> w, g, faces;
