@@ -193,7 +193,7 @@ def frame_of(snap, path, a):
     if a.slice and snap.ndim != 3:
         die(f"{path}: --slice is for 3D snapshots, this one is {snap.ndim}D")
     # A 2D snapshot one cell across (euler2d's grid.ny: 1 or grid.nx: 1) is a 1D case: drawn as lines.
-    across = snap.ndim == 2 and 1 in np.shape(snap[fields[0]])
+    across = snap.ndim == 2 and 1 in snap.shape
     if snap.ndim >= 2 and not across:
         name = a.field or DEFAULT_FIELD.get(solver, fields[0])
         xaxis, yaxis = "x", "y"
@@ -221,7 +221,7 @@ def frame_of(snap, path, a):
                   xlabel=axis_label(snap, xaxis), ylabel=axis_label(snap, yaxis))
     else:
         # 1D: one labelled panel per field, on a shared axis (x, or y for a tube along y).
-        along = "y" if across and np.shape(snap[fields[0]])[1] == 1 else "x"
+        along = "y" if across and snap.shape[1] == 1 else "x"
         if along == "y":
             x = snap.y
 

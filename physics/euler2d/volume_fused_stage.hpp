@@ -128,15 +128,17 @@ struct VolumeFusedStage {
     for_tile_cells(team, i0, i1, j0, j1, f);
   }
 
-  // The flux through the z face below cell (k, j, i) and the upper face
-  // state of cell (k, j, i) into c: the column's start.
   // W of cell (k, j, i) from U (the split kernels' W: cell_primitives).
   KOKKOS_FORCEINLINE_FUNCTION void primitives_at(long k, long j, long i, Real (&w)[NPRIM_VOLUME]) const {
     const CellPrimitives<Real> c = cell_primitives<true>(u_in(IDN, k, j, i), u_in(IM1, k, j, i), u_in(IM2, k, j, i),
                                                          u_in(IM3, k, j, i), u_in(IEN, k, j, i), gamma);
     w[IDN] = c.rho, w[IVX] = c.vx, w[IVY] = c.vy, w[IVZ] = c.vz, w[IPV] = c.p;
   }
+  // The bound on the next dt of u_out's cells (the split path's kernel's function).
+  KOKKOS_FORCEINLINE_FUNCTION VolumeDtBound<Real, true> dt_bound_of() const { return {u_out, dx, dy, dz, gamma}; }
 
+  // The flux through the z face below cell (k, j, i) and the upper face
+  // state of cell (k, j, i) into c: the column's start.
   template <class Carry>
   KOKKOS_FORCEINLINE_FUNCTION void start_column(Carry& c, long k, long j, long i) const {
     using Face = VolumeFaceFlux<Real, 2, Scheme>;
@@ -256,11 +258,11 @@ struct VolumeFusedStage {
     if constexpr (host_backend) {
       for_cells(team, i0, i1, j0, j1, StartColumns{*this, carries, k0, j0, i0});
       for (long k = k0; k < k1; ++k) {
-        for_cells(team, i0 - ghost, i1 + ghost, j0 - ghost, j1 + ghost, CopyPlane{u_in, prims, k, gamma});
+        for_cells(team, i0 - ghost, i1 + ghost, j0 - ghost, j1 + ghost, CopyPlane{*this, prims, k});
         face_fluxes<0>(team, prims, slopes_along_x, fx, i0, i1, j0, j1);
         face_fluxes<1>(team, prims, slopes_along_y, fy, i0, i1, j0, j1);
         for_cells(team, i0, i1, j0, j1, UpdateCells{*this, prims, fx, fy, carries, k, j0, i0});
-        if (find_dt_bound) min_over_tile_cells(i0, i1, j0, j1, PlaneDtBound{{u_out, dx, dy, dz, gamma}, k}, dt_bound);
+        if (find_dt_bound) min_over_tile_cells(i0, i1, j0, j1, PlaneDtBound{dt_bound_of(), k}, dt_bound);
       }
     } else {
       // Thread r owns column r of the tile (row order) and keeps its x
@@ -277,7 +279,7 @@ struct VolumeFusedStage {
         // that follows the copy.)
         if constexpr (Scheme::plm)
           if (k > k0) team.team_barrier();
-        for_cells(team, i0 - ghost, i1 + ghost, j0 - ghost, j1 + ghost, CopyPlane{u_in, prims, k, gamma});
+        for_cells(team, i0 - ghost, i1 + ghost, j0 - ghost, j1 + ghost, CopyPlane{*this, prims, k});
         team.team_barrier();
         face_fluxes<0>(team, prims, slopes_along_x, fx, i0, i1, j0, j1);
         team.team_barrier();
@@ -296,9 +298,7 @@ struct VolumeFusedStage {
           // The bound on the next dt from the values just stored, still in
           // registers (the same bits as reading them back).
           if (find_dt_bound) {
-            const CellPrimitives<Real> w =
-                cell_primitives<true>(value[IDN], value[IM1], value[IM2], value[IM3], value[IEN], gamma);
-            const Real bound = cell_dt_bound(w, dx(i), dy(j), dz(k), gamma);
+            const Real bound = dt_bound_of().of(value, k, j, i);
             if (bound < dt_bound) dt_bound = bound;
           }
         }
@@ -344,16 +344,15 @@ struct VolumeFusedStage {
   };
   // W of the plane's cells from U, into scratch.
   struct CopyPlane {
-    Array4<Real> u;
+    const VolumeFusedStage& stage;
     PlanePrimitives prims;
     long k;
-    Real gamma;
     KOKKOS_FORCEINLINE_FUNCTION void operator()(long i, long j) const {
-      const CellPrimitives<Real> c = cell_primitives<true>(u(IDN, k, j, i), u(IM1, k, j, i), u(IM2, k, j, i),
-                                                           u(IM3, k, j, i), u(IEN, k, j, i), gamma);
+      Real w[NPRIM_VOLUME];
+      stage.primitives_at(k, j, i, w);
       const long jj = j - prims.j0, ii = i - prims.i0;
-      prims.w(IDN, jj, ii) = c.rho, prims.w(IVX, jj, ii) = c.vx, prims.w(IVY, jj, ii) = c.vy;
-      prims.w(IVZ, jj, ii) = c.vz, prims.w(IPV, jj, ii) = c.p;
+      CFD_UNROLL
+      for (int v = 0; v < NPRIM_VOLUME; ++v) prims.w(v, jj, ii) = w[v];
     }
   };
   struct OwnCell {

@@ -174,6 +174,12 @@ struct VolumeDtBound {
                                                                u(IM3, k, j, i), u(IEN, k, j, i), gamma);
     return cell_dt_bound(w, dx(i), dy(j), dz(k), gamma);
   }
+  // The same from a cell's conserved values c given (a GPU thread's
+  // registers: the same bits as reading them back).
+  KOKKOS_FORCEINLINE_FUNCTION Real of(const Real (&c)[NCONS], long k, long j, long i) const {
+    const CellPrimitives<Real> w = cell_primitives<Reciprocal>(c[IDN], c[IM1], c[IM2], c[IM3], c[IEN], gamma);
+    return cell_dt_bound(w, dx(i), dy(j), dz(k), gamma);
+  }
 };
 
 }  // namespace cfd::euler2d

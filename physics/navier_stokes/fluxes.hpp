@@ -63,23 +63,28 @@ struct FaceFlux {
     return out;
   }
 
-  // The convective (and pressure) flux through face (k, j, i).
+  // The convective (and pressure) flux through a face from its nodes, and
+  // through face (k, j, i) of W.
+  KOKKOS_FORCEINLINE_FUNCTION static Flux<Real> convective_of(const gas::KeepNode<Real, 3> node[2 * Half],
+                                                              const GasModel<Real>& gas, bool wall_face, int terms) {
+    Real f[NCONS] = {0, 0, 0, 0, 0};
+    convective(node, gas, wall_face, terms, f);
+    return unrotate(f);
+  }
   template <class W>
   KOKKOS_FORCEINLINE_FUNCTION static Flux<Real> convective_at(const W& w, long k, long j, long i,
                                                               const GasModel<Real>& gas, bool wall_face, int terms) {
     gas::KeepNode<Real, 3> node[2 * Half];
     load(w, k, j, i, node);
-    Real f[NCONS] = {0, 0, 0, 0, 0};
-    convective(node, gas, wall_face, terms, f);
-    return unrotate(f);
+    return convective_of(node, gas, wall_face, terms);
   }
 
-  // The viscous flux, its point value at face (k, j, i) (to be subtracted).
-  template <class W, class G>
-  KOKKOS_FORCEINLINE_FUNCTION static Flux<Real> viscous_at(const W& w, const G& g, long k, long j, long i,
-                                                           const Real inverse_h[3], const GasModel<Real>& gas) {
-    gas::KeepNode<Real, 3> node[2 * Half];
-    load(w, k, j, i, node);
+  // The viscous flux's point value at face (k, j, i) (to be subtracted)
+  // from the face's nodes.
+  template <class G>
+  KOKKOS_FORCEINLINE_FUNCTION static Flux<Real> viscous_of(const gas::KeepNode<Real, 3> node[2 * Half], const G& g,
+                                                           long k, long j, long i, const Real inverse_h[3],
+                                                           const GasModel<Real>& gas) {
     Real f[NCONS] = {0, 0, 0, 0, 0};
     viscous_part(node, g, k, j, i, inverse_h, gas, f);
     return unrotate(f);

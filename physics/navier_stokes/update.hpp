@@ -58,17 +58,13 @@ struct FaceFluxes {
     gas::KeepNode<Real, 3> node[2 * Half];
     Face::load(w, k, j, i, node);
     if (face >= first && face <= last) {
-      Real c[NCONS] = {0, 0, 0, 0, 0};
-      Face::convective(node, gas, walls.on_wall(D, face), all_terms, c);
-      const Flux<Real> f = Face::unrotate(c);
+      const Flux<Real> f = Face::convective_of(node, gas, walls.on_wall(D, face), all_terms);
       faces(convective_slot, k, j, i) = f.mass;
       for (int m = 0; m < 3; ++m) faces(convective_slot + 1 + m, k, j, i) = f.momentum[m];
       faces(convective_slot + 4, k, j, i) = f.energy;
     }
     if constexpr (Viscous) {
-      Real v[NCONS] = {0, 0, 0, 0, 0};
-      Face::viscous_part(node, g, k, j, i, inverse_h, gas, v);
-      const Flux<Real> f = Face::unrotate(v);
+      const Flux<Real> f = Face::viscous_of(node, g, k, j, i, inverse_h, gas);
       for (int m = 0; m < 3; ++m) faces(viscous_slot + m, k, j, i) = f.momentum[m];
       faces(viscous_slot + 3, k, j, i) = f.energy;
     }
