@@ -79,6 +79,7 @@ find_package()
 try:
     import cfdrun
     from cfdrun import CfdrunError
+    from cfdrun.text_file import read_text
 except ImportError as e:
     die(f"cannot import the cfdrun Python package ({e}): it lives in apps/python/cfdrun in the sources and in "
         "<prefix>/share/cfdrun/python when installed; put its folder on PYTHONPATH")
@@ -369,21 +370,7 @@ def read_reference(path):
     commas or white space; empty lines and lines that start with # are
     skipped. Raises CfdrunError naming the file (and the line) otherwise."""
     path = os.fspath(path)
-    try:
-        with open(path, "rb") as f:
-            raw = f.read()
-    except FileNotFoundError:
-        raise CfdrunError(f"{path}: no such file") from None
-    except IsADirectoryError:
-        raise CfdrunError(f"{path}: a folder, not a reference file") from None
-    except OSError as e:
-        raise CfdrunError(f"{path}: cannot read it ({e.strerror or e})") from None
-    if b"\0" in raw:
-        raise CfdrunError(f"{path}: not a reference file of time, value lines (binary data)")
-    try:
-        content = raw.decode("utf-8")
-    except UnicodeDecodeError:
-        raise CfdrunError(f"{path}: not a reference file of time, value lines (not text)") from None
+    content = read_text(path, "a reference file of time, value lines")
     t, v = [], []
     for n, line in enumerate(content.splitlines(), start=1):
         line = line.strip()

@@ -200,6 +200,15 @@ class History(unittest.TestCase):
             f.write(b"\x89HDF\r\n\x1a\n\0\0\0")
         with self.assertRaisesRegex(cfdrun.CfdrunError, "binary data"):
             cfdrun.read_history(os.path.join(folder, "binary.hst"))
+        with open(os.path.join(folder, "latin1.hst"), "wb") as f:
+            f.write(b"# caf\xe9\nstep,time,dt\n")
+        others = {os.path.join(folder, "latin1.hst"): "latin1.hst: not a cfdrun history file (not text)",
+                  folder: ": a folder, not a cfdrun history file",
+                  os.path.join(folder, "absent.hst"): "absent.hst: no such file"}
+        for path, message in others.items():
+            with self.assertRaises(cfdrun.CfdrunError) as caught:
+                cfdrun.read_history(path)
+            self.assertIn(message, str(caught.exception))
 
 
 class BadFiles(unittest.TestCase):

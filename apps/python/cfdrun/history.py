@@ -13,24 +13,13 @@ import os
 import numpy as np
 
 from .snapshot import CfdrunError
+from .text_file import read_text
 
 
 def _columns(path):
     """(comments, names, rows as lists of strings, numbers of their lines)."""
     path = os.fspath(path)
-    try:
-        with open(path, "rb") as f:
-            raw = f.read()
-    except FileNotFoundError:
-        raise CfdrunError(f"{path}: no such file") from None
-    except OSError as e:
-        raise CfdrunError(f"{path}: cannot read it ({e.strerror or e})") from None
-    if b"\0" in raw:
-        raise CfdrunError(f"{path}: not a cfdrun history file (binary data)")
-    try:
-        content = raw.decode("utf-8")
-    except UnicodeDecodeError:
-        raise CfdrunError(f"{path}: not a cfdrun history file (not text)") from None
+    content = read_text(path, "a cfdrun history file")
     lines = content.split("\n")
     # A reader may look while the run writes: a last line without its
     # newline is a row not yet whole, and is left out.
