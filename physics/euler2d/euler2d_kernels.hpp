@@ -10,6 +10,7 @@
 #include "physics/gas/riemann_solvers.hpp"
 
 #include <type_traits>
+#include <utility>
 
 namespace cfd::euler2d {
 
@@ -127,57 +128,119 @@ struct stores_slopes : std::false_type {};
 template <class W>
 struct stores_slopes<W, std::void_t<decltype(W::stores_slopes)>> : std::bool_constant<W::stores_slopes> {};
 
-// The flux through the face (j, i) normal to Dir (0: x, face i between cells
-// i-1 and i; 1: y, face j between j-1 and j), from primitives w(v, j, i). The
-// y direction rotates vy into the normal slot, so one Riemann solver serves
-// both; the flux returned is in x, y components.
-template <class Real, int Dir, class Scheme>
+// The flux through a face normal to Dir of a 2D block, face (j, i), or of a
+// 3D block, face (k, j, i): Dir 0 is x (face i between cells i-1 and i), 1
+// is y, 2 is z. One source for every dimension: the indices come as a pack,
+// the last one i, and a face along Dir shifts the Dir-th from the last. W
+// holds rho, vx, vy, vz in slots IDN..IVZ and the pressure in slot Pressure
+// (IPR in the 2D kernels' W, which keeps e in IEI for the tutorial's faces;
+// IPV in the 3D W, a slot shorter). The normal velocity goes to the Riemann
+// solver's first slot: x as it is, y rotated (vy, vx, vz), z cyclically
+// (vz, vx, vy); the flux comes back in x, y, z components. A direction in
+// which nothing varies then contributes an exact zero, so that a 2D problem
+// extruded along z, or a tube along x, y or z, gives the same bits.
+template <class Real, int Dir, class Scheme, int Pressure = IPR>
 struct FaceFlux {
-  template <class W>
-  KOKKOS_FORCEINLINE_FUNCTION static Real at(const W& w, int v, long j, long i, int shift) {
-    if constexpr (Dir == 0)
-      return w(v, j, i + shift);
-    else
-      return w(v, j + shift, i);
+  static constexpr int pressure = Pressure;
+  // Primitive v of the cell `shift` cells along Dir from the cell at idx.
+  template <class W, class... I>
+  KOKKOS_FORCEINLINE_FUNCTION static Real at(const W& w, int v, int shift, I... idx) {
+    return at_shifted(w, v, shift, std::index_sequence_for<I...>{}, idx...);
   }
-  // The limited slope of primitive v across the cell at (j, i) along Dir.
-  template <class W>
-  KOKKOS_FORCEINLINE_FUNCTION static Real cell_slope(const W& w, int v, long j, long i) {
-    const Real c = at(w, v, j, i, 0);
-    return gas::limited_slope<Scheme::limiter>(c - at(w, v, j, i, -1), at(w, v, j, i, 1) - c);
+  // The limited slope of primitive v across the cell at idx along Dir.
+  template <class W, class... I>
+  KOKKOS_FORCEINLINE_FUNCTION static Real cell_slope(const W& w, int v, I... idx) {
+    const Real c = at(w, v, 0, idx...);
+    return gas::limited_slope<Scheme::limiter>(c - at(w, v, -1, idx...), at(w, v, 1, idx...) - c);
   }
-  // Face value of primitive v of the cell at (j, i), on side -1 (its lower
-  // face) or +1 (its upper face). A W that holds its cells' slopes along Dir
-  // (stores_slopes, the fused stage's tile) gives them; otherwise each face
+  // A cell's value c moved to its face on side -1 (lower) or +1 (upper).
+  KOKKOS_FORCEINLINE_FUNCTION static Real at_face(Real c, Real slope, Real side) {
+    return c + side * Real(0.5) * slope;
+  }
+  // Face value of primitive v of the cell at idx on side -1 (its lower face)
+  // or +1 (its upper face). A W that holds its cells' slopes along Dir
+  // (stores_slopes, a fused stage's tile) gives them; otherwise each face
   // computes the slopes of its two cells, and each slope is computed twice.
-  template <class W>
-  KOKKOS_FORCEINLINE_FUNCTION static Real face_value(const W& w, int v, long j, long i, Real side) {
-    const Real c = at(w, v, j, i, 0);
+  template <class W, class... I>
+  KOKKOS_FORCEINLINE_FUNCTION static Real face_value(const W& w, int v, Real side, I... idx) {
+    const Real c = at(w, v, 0, idx...);
     if constexpr (!Scheme::plm) return c;
     if constexpr (stores_slopes<W>::value)
-      return c + side * Real(0.5) * w.slope(v, j, i);
+      return at_face(c, w.slope(v, idx...), side);
     else
-      return c + side * Real(0.5) * cell_slope(w, v, j, i);
+      return at_face(c, cell_slope(w, v, idx...), side);
   }
-  template <class W>
-  KOKKOS_FORCEINLINE_FUNCTION static gas::Primitive<Real> face_state(const W& w, long j, long i, Real side) {
-    constexpr int vn = Dir == 0 ? IVX : IVY, vt = Dir == 0 ? IVY : IVX;
-    return {face_value(w, IDN, j, i, side), face_value(w, vn, j, i, side), face_value(w, vt, j, i, side),
-            face_value(w, IVZ, j, i, side), face_value(w, IPR, j, i, side)};
+  // The primitives in the Riemann solver's order: the normal velocity first.
+  static constexpr int vn = Dir == 0 ? IVX : Dir == 1 ? IVY : IVZ;
+  static constexpr int vt = Dir == 0 ? IVY : IVX;
+  static constexpr int vu = Dir == 2 ? IVY : IVZ;
+  template <class W, class... I>
+  KOKKOS_FORCEINLINE_FUNCTION static gas::Primitive<Real> face_state(const W& w, Real side, I... idx) {
+    return {face_value(w, IDN, side, idx...), face_value(w, vn, side, idx...), face_value(w, vt, side, idx...),
+            face_value(w, vu, side, idx...), face_value(w, Pressure, side, idx...)};
   }
-  template <class W>
-  KOKKOS_FORCEINLINE_FUNCTION static gas::Conserved<Real> flux(const W& w, long j, long i, Real gamma) {
-    const long jm = Dir == 0 ? j : j - 1, im = Dir == 0 ? i - 1 : i;  // the cell below the face
-    const gas::Primitive<Real> l = face_state(w, jm, im, Real(1)), r = face_state(w, j, i, Real(-1));
-    gas::Conserved<Real> f;
-    if constexpr (Scheme::tutorial)
-      f = gas::hlle_flux_tutorial(l, face_value(w, IEI, jm, im, Real(1)), r, face_value(w, IEI, j, i, Real(-1)), gamma);
-    else
-      f = gas::riemann_flux<Scheme::riemann, Scheme::reciprocal>(l, r, gamma);
+  // The same from face values f[v] already at the face (the 3D fused
+  // stage's columns along z), indexed as W (f[Pressure] the pressure).
+  template <class Values>
+  KOKKOS_FORCEINLINE_FUNCTION static gas::Primitive<Real> face_state(const Values& f) {
+    return {f[IDN], f[vn], f[vt], f[vu], f[Pressure]};
+  }
+  // The flux through the face at idx, between the cell below it along Dir
+  // and the cell at idx.
+  template <class W, class... I>
+  KOKKOS_FORCEINLINE_FUNCTION static gas::Conserved<Real> flux(const W& w, Real gamma, I... idx) {
+    const gas::Primitive<Real> l = face_state_below(w, idx...), r = face_state(w, Real(-1), idx...);
+    if constexpr (Scheme::tutorial) {
+      static_assert(sizeof...(I) == 2 && Pressure == IPR, "the tutorial's faces are 2D, with e in W");
+      return rotated(gas::hlle_flux_tutorial(l, below(w, IEI, idx...), r, face_value(w, IEI, Real(-1), idx...), gamma));
+    } else {
+      return solve(l, r, gamma);
+    }
+  }
+  // The flux from the states l below and r above the face, in x, y, z
+  // components.
+  KOKKOS_FORCEINLINE_FUNCTION static gas::Conserved<Real> solve(const gas::Primitive<Real>& l,
+                                                                const gas::Primitive<Real>& r, Real gamma) {
+    return rotated(gas::riemann_flux<Scheme::riemann, Scheme::reciprocal>(l, r, gamma));
+  }
+
+ private:
+  // The pack idx with its Dir-th index from the last moved by shift.
+  template <class W, size_t... n, class... I>
+  KOKKOS_FORCEINLINE_FUNCTION static Real at_shifted(const W& w, int v, int shift, std::index_sequence<n...>,
+                                                     I... idx) {
+    static_assert(sizeof...(I) > size_t(Dir), "a face along Dir needs that many indices");
+    return w(v, (n + 1 + size_t(Dir) == sizeof...(I) ? idx + shift : idx)...);
+  }
+  // The upper face state, and face value of v, of the cell below the face.
+  template <class W, class... I>
+  KOKKOS_FORCEINLINE_FUNCTION static gas::Primitive<Real> face_state_below(const W& w, I... idx) {
+    return face_state_below_at(w, std::index_sequence_for<I...>{}, idx...);
+  }
+  template <class W, size_t... n, class... I>
+  KOKKOS_FORCEINLINE_FUNCTION static gas::Primitive<Real> face_state_below_at(const W& w, std::index_sequence<n...>,
+                                                                              I... idx) {
+    return face_state(w, Real(1), (n + 1 + size_t(Dir) == sizeof...(I) ? idx - 1 : idx)...);
+  }
+  template <class W, class... I>
+  KOKKOS_FORCEINLINE_FUNCTION static Real below(const W& w, int v, I... idx) {
+    return below_at(w, v, std::index_sequence_for<I...>{}, idx...);
+  }
+  template <class W, size_t... n, class... I>
+  KOKKOS_FORCEINLINE_FUNCTION static Real below_at(const W& w, int v, std::index_sequence<n...>, I... idx) {
+    return face_value(w, v, Real(1), (n + 1 + size_t(Dir) == sizeof...(I) ? idx - 1 : idx)...);
+  }
+  // x, y, z components of a flux solved with the normal component first.
+  KOKKOS_FORCEINLINE_FUNCTION static gas::Conserved<Real> rotated(gas::Conserved<Real> f) {
     if constexpr (Dir == 1) {
       const Real normal = f.mx;
       f.mx = f.my;
       f.my = normal;
+    } else if constexpr (Dir == 2) {
+      const Real normal = f.mx;
+      f.mx = f.my;
+      f.my = f.mz;
+      f.mz = normal;
     }
     return f;
   }
@@ -238,7 +301,7 @@ struct FaceFluxes {
   Array3<Real> w, flux;
   Real gamma;
   KOKKOS_FORCEINLINE_FUNCTION void operator()(const long j, const long i) const {
-    store_flux(flux, FaceFlux<Real, Dir, Scheme>::flux(w, j, i, gamma), j, i);
+    store_flux(flux, FaceFlux<Real, Dir, Scheme>::flux(w, gamma, j, i), j, i);
   }
 };
 
@@ -298,7 +361,7 @@ struct ScalarFluxes {
     const Real mass = flux(IDN, j, i);
     for (int k = 0; k < scalars; ++k) {
       const Real s =
-          mass >= Real(0) ? F::face_value(w, NPRIM + k, jm, im, Real(1)) : F::face_value(w, NPRIM + k, j, i, Real(-1));
+          mass >= Real(0) ? F::face_value(w, NPRIM + k, Real(1), jm, im) : F::face_value(w, NPRIM + k, Real(-1), j, i);
       flux(NCONS + k, j, i) = mass * s;
     }
   }

@@ -67,6 +67,86 @@ KOKKOS_FORCEINLINE_FUNCTION void min_over_tile_cells(long i0, long i1, long j0, 
   if (least < m) m = least;
 }
 
+// The fluxes through the faces of a tile of cells in a plane, as the 2D
+// fused stage and each plane of the 3D one compute them: from the
+// primitives of the tile and its two-cell margin in scratch, prims(v, j, i)
+// (slots IDN..IVZ, then the pressure as FaceFlux's Pressure slot names it),
+// first each cell's limited slopes along the direction into scratch (when
+// SlopesStored: each slope once, where a face would compute its two cells'
+// slopes, so each twice; van Leer's slope is a division, and divisions are
+// what a GPU's stage spends most of its instructions on), then the flux
+// through each face. The functions are FaceFlux's, so the bits are the
+// split kernels'.
+template <class Real, class Scheme, int Pressure, bool SlopesStored>
+struct TileFaces {
+  // Slot of primitive v in the slopes' scratch: IDN..IVZ, then the pressure.
+  static constexpr int last_slot = 4;
+  KOKKOS_FORCEINLINE_FUNCTION static constexpr int slot(int v) { return v < last_slot ? v : last_slot; }
+  static_assert(slot(Pressure) == last_slot, "the pressure follows vz");
+
+  // The primitives with their cells' slopes along one direction (FaceFlux
+  // reads them through slope()).
+  template <class Prims, class Scratch>
+  struct WithSlopes {
+    static constexpr bool stores_slopes = true;
+    Prims prims;
+    Scratch slopes;
+    long j0, i0;  // block indices of the slopes' first cell
+    KOKKOS_FORCEINLINE_FUNCTION Real operator()(int v, long j, long i) const { return prims(v, j, i); }
+    KOKKOS_FORCEINLINE_FUNCTION Real slope(int v, long j, long i) const { return slopes(slot(v), j - j0, i - i0); }
+  };
+
+  // The limited slopes along Dir of a cell's primitives, as FaceFlux would
+  // compute them (the same function, so the same bits). Functors, not
+  // lambdas: GCC inlines these into the vectorised loops, where it kept the
+  // lambdas as calls.
+  template <int Dir, class Tile>
+  struct StoreSlopes {
+    Tile tile;
+    KOKKOS_FORCEINLINE_FUNCTION void operator()(long i, long j) const {
+      using Face = FaceFlux<Real, Dir, Scheme, Pressure>;
+      const long jj = j - tile.j0, ii = i - tile.i0;
+      tile.slopes(IDN, jj, ii) = Face::cell_slope(tile.prims, IDN, j, i);
+      tile.slopes(IVX, jj, ii) = Face::cell_slope(tile.prims, IVX, j, i);
+      tile.slopes(IVY, jj, ii) = Face::cell_slope(tile.prims, IVY, j, i);
+      tile.slopes(IVZ, jj, ii) = Face::cell_slope(tile.prims, IVZ, j, i);
+      tile.slopes(last_slot, jj, ii) = Face::cell_slope(tile.prims, Pressure, j, i);
+    }
+  };
+
+  // The fluxes through the tile's faces normal to Dir: x faces i0..i1 of its
+  // rows, y faces j0..j1 of its columns.
+  template <int Dir, class W, class Scratch>
+  struct StoreFluxes {
+    W w;
+    Scratch flux;
+    long j0, i0;  // block indices of the tile's first cell
+    Real gamma;
+    KOKKOS_FORCEINLINE_FUNCTION void operator()(long i, long j) const {
+      store_flux(flux, FaceFlux<Real, Dir, Scheme, Pressure>::flux(w, gamma, j, i), j - j0, i - i0);
+    }
+  };
+
+  // The fluxes through the faces normal to Dir (0: x, 1: y) of the tile's
+  // cells [i0, i1) x [j0, j1) into flux, from the primitives and, where
+  // stored, the slopes of the cells either side (computed first, then a
+  // barrier).
+  template <int Dir, class Member, class Prims, class Scratch>
+  KOKKOS_FORCEINLINE_FUNCTION static void fluxes(const Member& team, const Prims& prims, const Scratch& slopes,
+                                                 const Scratch& flux, long i0, long i1, long j0, long j1, Real gamma) {
+    const long di = Dir == 0 ? 1 : 0, dj = Dir == 0 ? 0 : 1;
+    if constexpr (SlopesStored) {
+      using Tile = WithSlopes<Prims, Scratch>;
+      const Tile tile{prims, slopes, j0 - dj, i0 - di};
+      for_tile_cells(team, i0 - di, i1 + di, j0 - dj, j1 + dj, StoreSlopes<Dir, Tile>{tile});
+      team.team_barrier();
+      for_tile_cells(team, i0, i1 + di, j0, j1 + dj, StoreFluxes<Dir, Tile, Scratch>{tile, flux, j0, i0, gamma});
+    } else {
+      for_tile_cells(team, i0, i1 + di, j0, j1 + dj, StoreFluxes<Dir, Prims, Scratch>{prims, flux, j0, i0, gamma});
+    }
+  }
+};
+
 template <class Real, class Scheme, bool Blend>
 struct FusedStage {
   using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
@@ -85,10 +165,8 @@ struct FusedStage {
   // e as cell_primitives computes it.
   static constexpr int slots = 5, last_slot = 4;
   // The limited slopes of the tile's cells along one direction at a time,
-  // each computed once (a face would compute its two cells' slopes, so each
-  // twice): van Leer's slope is a division, and divisions are what a GPU's
-  // stage spends most of its instructions on. Not for the tutorial's scheme,
-  // which reconstructs six quantities as the Fortran does.
+  // each computed once (TileFaces). Not for the tutorial's scheme, which
+  // reconstructs six quantities as the Fortran does.
   static constexpr bool slopes_stored = Scheme::plm && !Scheme::tutorial;
   // GPU: the x and y fluxes take turns in one scratch region, each thread
   // keeping its cell's x part of the update in registers meanwhile, so that
@@ -118,19 +196,6 @@ struct FusedStage {
       return w(last_slot, jj, ii);
     }
   };
-  // The same with the cells' slopes along one direction (FaceFlux reads
-  // them through slope()).
-  struct TileWithSlopes {
-    static constexpr bool stores_slopes = true;
-    TilePrimitives prims;
-    Scratch slopes;
-    long j0, i0;  // block indices of the slopes' first cell
-    KOKKOS_FORCEINLINE_FUNCTION Real operator()(int v, long j, long i) const { return prims(v, j, i); }
-    KOKKOS_FORCEINLINE_FUNCTION Real slope(int v, long j, long i) const {
-      return slopes(v < last_slot ? v : last_slot, j - j0, i - i0);
-    }
-  };
-
   // Values of each scratch region: primitives of the tile and its margin,
   // slopes of the cells either side of the tile's faces along one direction,
   // fluxes through the x faces and through the y faces.
@@ -185,20 +250,11 @@ struct FusedStage {
   KOKKOS_INLINE_FUNCTION void operator()(const Member& team, Real& dt_bound) const { stage(team, dt_bound); }
 
   // The fluxes through the faces normal to Dir of the tile [i0, i1) x [j0,
-  // j1) into flux, from the primitives and, where stored, the slopes of the
-  // cells either side (computed first, then a barrier).
+  // j1) into flux (TileFaces, as each plane of the 3D stage).
   template <int Dir>
   KOKKOS_FORCEINLINE_FUNCTION void face_fluxes(const Member& team, const TilePrimitives& prims, const Scratch& slopes,
                                                const Scratch& flux, long i0, long i1, long j0, long j1) const {
-    const long di = Dir == 0 ? 1 : 0, dj = Dir == 0 ? 0 : 1;
-    if constexpr (slopes_stored) {
-      const TileWithSlopes tile{prims, slopes, j0 - dj, i0 - di};
-      for_cells(team, i0 - di, i1 + di, j0 - dj, j1 + dj, StoreSlopes<Dir>{tile});
-      team.team_barrier();
-      for_cells(team, i0, i1 + di, j0, j1 + dj, StoreFluxes<Dir, TileWithSlopes>{tile, flux, j0, i0, gamma});
-    } else {
-      for_cells(team, i0, i1 + di, j0, j1 + dj, StoreFluxes<Dir, TilePrimitives>{prims, flux, j0, i0, gamma});
-    }
+    TileFaces<Real, Scheme, IPR, slopes_stored>::template fluxes<Dir>(team, prims, slopes, flux, i0, i1, j0, j1, gamma);
   }
 
   KOKKOS_INLINE_FUNCTION void stage(const Member& team, Real& dt_bound) const {
@@ -273,35 +329,6 @@ struct FusedStage {
       prims.w(IVY, jj, ii) = c.vy;
       prims.w(IVZ, jj, ii) = c.vz;
       prims.w(last_slot, jj, ii) = Scheme::tutorial ? c.e : c.p;
-    }
-  };
-
-  // The limited slopes along Dir of a cell's primitives, as FaceFlux would
-  // compute them (the same function, so the same bits).
-  template <int Dir>
-  struct StoreSlopes {
-    TileWithSlopes tile;
-    KOKKOS_FORCEINLINE_FUNCTION void operator()(long i, long j) const {
-      using Face = FaceFlux<Real, Dir, Scheme>;
-      const long jj = j - tile.j0, ii = i - tile.i0;
-      tile.slopes(IDN, jj, ii) = Face::cell_slope(tile.prims, IDN, j, i);
-      tile.slopes(IVX, jj, ii) = Face::cell_slope(tile.prims, IVX, j, i);
-      tile.slopes(IVY, jj, ii) = Face::cell_slope(tile.prims, IVY, j, i);
-      tile.slopes(IVZ, jj, ii) = Face::cell_slope(tile.prims, IVZ, j, i);
-      tile.slopes(last_slot, jj, ii) = Face::cell_slope(tile.prims, IPR, j, i);
-    }
-  };
-
-  // The fluxes through the tile's faces normal to Dir: x faces i0..i1 of its
-  // rows, y faces j0..j1 of its columns.
-  template <int Dir, class W>
-  struct StoreFluxes {
-    W w;
-    Scratch flux;
-    long j0, i0;  // block indices of the tile's first cell
-    Real gamma;
-    KOKKOS_FORCEINLINE_FUNCTION void operator()(long i, long j) const {
-      store_flux(flux, FaceFlux<Real, Dir, Scheme>::flux(w, j, i, gamma), j - j0, i - i0);
     }
   };
 

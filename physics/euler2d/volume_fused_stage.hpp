@@ -14,7 +14,7 @@
 // per face, where a thread per cell computing its six faces (the first 3D
 // fused stage, 7.6e8 cell-updates/s on an H100) computed each face twice
 // and each slope four times. The cell physics is the split kernels'
-// (VolumeFaceFlux, the same limiter and Riemann solver, stage_value's order
+// (FaceFlux, the same limiter and Riemann solver, stage_value's order
 // of sums), so the results are their bits (tests/test_euler3d.cpp), as long
 // as multiply-adds are not contracted (the build's default: with
 // CFDRUN_CUDA_FMA=ON nvcc may fuse the x and y parts' sum differently).
@@ -60,22 +60,14 @@ struct VolumeFusedStage {
   int tiles_i, tiles_j;
   long begin[3], end[3];  // the block's own cells
 
-  // W of one plane in scratch, addressed with the block's indices (k is the
-  // plane's and not looked at).
+  // W of one plane in scratch, addressed with the block's indices (j, i)
+  // in the plane: the plane's x and y faces are 2D faces (TileFaces).
   struct PlanePrimitives {
     Scratch w;
     long j0, i0;  // block indices of the scratch's first cell
-    KOKKOS_FORCEINLINE_FUNCTION Real operator()(int v, long, long j, long i) const { return w(v, j - j0, i - i0); }
+    KOKKOS_FORCEINLINE_FUNCTION Real operator()(int v, long j, long i) const { return w(v, j - j0, i - i0); }
   };
-  // The same with the cells' slopes along one in-plane direction.
-  struct PlaneWithSlopes {
-    static constexpr bool stores_slopes = true;
-    PlanePrimitives prims;
-    Scratch slopes;
-    long j0, i0;  // block indices of the slopes' first cell
-    KOKKOS_FORCEINLINE_FUNCTION Real operator()(int v, long k, long j, long i) const { return prims(v, k, j, i); }
-    KOKKOS_FORCEINLINE_FUNCTION Real slope(int v, long, long j, long i) const { return slopes(v, j - j0, i - i0); }
-  };
+  using Faces = TileFaces<Real, Scheme, IPV, slopes_stored>;
 
   // What a column carries into plane k: the flux through the face below
   // cell k and cell k's upper z face state (computed in plane k - 1 with
@@ -141,7 +133,7 @@ struct VolumeFusedStage {
   // state of cell (k, j, i) into c: the column's start.
   template <class Carry>
   KOKKOS_FORCEINLINE_FUNCTION void start_column(Carry& c, long k, long j, long i) const {
-    using Face = VolumeFaceFlux<Real, 2, Scheme>;
+    using Face = FaceFlux<Real, 2, Scheme, IPV>;
     Real below[NPRIM_VOLUME], here[NPRIM_VOLUME], lower[NPRIM_VOLUME], upper[NPRIM_VOLUME];
     primitives_at(k - 1, j, i, below);
     primitives_at(k, j, i, here);
@@ -169,7 +161,7 @@ struct VolumeFusedStage {
     CFD_UNROLL
     for (int v = 0; v < NPRIM_VOLUME; ++v) c.face(v) = upper[v];
   }
-  // c.face(v) read as an array (VolumeFaceFlux::face_state).
+  // c.face(v) read as an array (FaceFlux::face_state).
   template <class Carry>
   struct FaceValues {
     Carry& c;
@@ -185,7 +177,7 @@ struct VolumeFusedStage {
   template <class Carry, class Here>
   KOKKOS_FORCEINLINE_FUNCTION void update(Carry& c, const Here& here, long k, long j, long i, const Real (&xy)[NCONS],
                                           Real (&value)[NCONS]) const {
-    using Face = VolumeFaceFlux<Real, 2, Scheme>;
+    using Face = FaceFlux<Real, 2, Scheme, IPV>;
     Real above[NPRIM_VOLUME], lower[NPRIM_VOLUME], upper[NPRIM_VOLUME];
     primitives_at(k + 1, j, i, above);
     if constexpr (Scheme::plm) {
@@ -220,15 +212,7 @@ struct VolumeFusedStage {
   template <int Dir>
   KOKKOS_FORCEINLINE_FUNCTION void face_fluxes(const Member& team, const PlanePrimitives& prims, const Scratch& slopes,
                                                const Scratch& flux, long i0, long i1, long j0, long j1) const {
-    const long di = Dir == 0 ? 1 : 0, dj = Dir == 0 ? 0 : 1;
-    if constexpr (slopes_stored) {
-      const PlaneWithSlopes plane{prims, slopes, j0 - dj, i0 - di};
-      for_cells(team, i0 - di, i1 + di, j0 - dj, j1 + dj, StoreSlopes<Dir>{plane});
-      team.team_barrier();
-      for_cells(team, i0, i1 + di, j0, j1 + dj, StoreFluxes<Dir, PlaneWithSlopes>{plane, flux, j0, i0, gamma});
-    } else {
-      for_cells(team, i0, i1 + di, j0, j1 + dj, StoreFluxes<Dir, PlanePrimitives>{prims, flux, j0, i0, gamma});
-    }
+    Faces::template fluxes<Dir>(team, prims, slopes, flux, i0, i1, j0, j1, gamma);
   }
 
   KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
@@ -358,27 +342,7 @@ struct VolumeFusedStage {
   struct OwnCell {
     PlanePrimitives prims;
     long j, i;
-    KOKKOS_FORCEINLINE_FUNCTION Real operator()(int v) const { return prims(v, 0, j, i); }
-  };
-  template <int Dir>
-  struct StoreSlopes {
-    PlaneWithSlopes plane;
-    KOKKOS_FORCEINLINE_FUNCTION void operator()(long i, long j) const {
-      using Face = VolumeFaceFlux<Real, Dir, Scheme>;
-      const long jj = j - plane.j0, ii = i - plane.i0;
-      CFD_UNROLL
-      for (int v = 0; v < NPRIM_VOLUME; ++v) plane.slopes(v, jj, ii) = Face::cell_slope(plane.prims, v, 0, j, i);
-    }
-  };
-  template <int Dir, class W>
-  struct StoreFluxes {
-    W w;
-    Scratch flux;
-    long j0, i0;
-    Real gamma;
-    KOKKOS_FORCEINLINE_FUNCTION void operator()(long i, long j) const {
-      store_flux(flux, VolumeFaceFlux<Real, Dir, Scheme>::flux(w, 0, j, i, gamma), j - j0, i - i0);
-    }
+    KOKKOS_FORCEINLINE_FUNCTION Real operator()(int v) const { return prims(v, j, i); }
   };
 };
 

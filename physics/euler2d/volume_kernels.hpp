@@ -1,11 +1,12 @@
 // The euler2d method on a 3D block (grid.nz > 1): the split kernels of
 // euler2d_kernels.hpp with a third direction (the fused stage,
 // volume_fused_stage.hpp, computes its faces with these functions too). The
-// cell functions are the same ones (cell_primitives, flux_difference, the face schemes and Riemann
-// solvers of physics/gas), and a face's state is rotated as the 2D kernels
-// rotate it, so that a direction in which nothing varies contributes an
-// exact zero: a 2D problem extruded along z gives the 2D results bit for bit
-// on every plane, and a tube along x, y or z the same profile bit for bit
+// cell functions are the same ones (cell_primitives, flux_difference, the
+// face schemes and Riemann solvers of physics/gas), and a face is FaceFlux's
+// (one template for 2D and 3D faces, the pressure in W's slot IPV here), so
+// that a direction in which nothing varies contributes an exact zero: a 2D
+// problem extruded along z gives the 2D results bit for bit on every plane,
+// and a tube along x, y or z the same profile bit for bit
 // (tests/test_euler3d.cpp).
 #pragma once
 
@@ -43,84 +44,6 @@ KOKKOS_FORCEINLINE_FUNCTION Real stage_value(Real u_base, Real u_in, Real fx_lo,
   return stage_value_from<Blend>(u_base, u_in, xy, flux_difference<Reciprocal>(fz_lo, fz_hi, dz), a, b, dt);
 }
 
-// The flux through face (k, j, i) normal to Dir (0: x, 1: y, 2: z; face i
-// lies between cells i-1 and i) from primitives w(v, k, j, i). The normal
-// velocity goes to the Riemann solver's first slot: x as it is, y as the 2D
-// kernels rotate it (vy, vx, vz), z cyclically (vz, vx, vy); the flux comes
-// back in x, y, z components.
-template <class Real, int Dir, class Scheme>
-struct VolumeFaceFlux {
-  template <class W>
-  KOKKOS_FORCEINLINE_FUNCTION static Real at(const W& w, int v, long k, long j, long i, int shift) {
-    if constexpr (Dir == 0)
-      return w(v, k, j, i + shift);
-    else if constexpr (Dir == 1)
-      return w(v, k, j + shift, i);
-    else
-      return w(v, k + shift, j, i);
-  }
-  // The limited slope along Dir of primitive v of cell (k, j, i).
-  template <class W>
-  KOKKOS_FORCEINLINE_FUNCTION static Real cell_slope(const W& w, int v, long k, long j, long i) {
-    const Real c = at(w, v, k, j, i, 0);
-    return gas::limited_slope<Scheme::limiter>(c - at(w, v, k, j, i, -1), at(w, v, k, j, i, 1) - c);
-  }
-  // A cell's value c moved to its face on side -1 (lower) or +1 (upper).
-  KOKKOS_FORCEINLINE_FUNCTION static Real at_face(Real c, Real slope, Real side) {
-    return c + side * Real(0.5) * slope;
-  }
-  // A W that holds its cells' slopes along Dir (stores_slopes, the fused
-  // stage's plane) gives them; otherwise each face computes the slopes of
-  // its two cells.
-  template <class W>
-  KOKKOS_FORCEINLINE_FUNCTION static Real face_value(const W& w, int v, long k, long j, long i, Real side) {
-    const Real c = at(w, v, k, j, i, 0);
-    if constexpr (!Scheme::plm) return c;
-    if constexpr (stores_slopes<W>::value)
-      return at_face(c, w.slope(v, k, j, i), side);
-    else
-      return at_face(c, cell_slope(w, v, k, j, i), side);
-  }
-  // The primitives in the Riemann solver's order: the normal velocity first.
-  static constexpr int vn = Dir == 0 ? IVX : Dir == 1 ? IVY : IVZ;
-  static constexpr int vt = Dir == 0 ? IVY : IVX;
-  static constexpr int vu = Dir == 2 ? IVY : IVZ;
-  template <class W>
-  KOKKOS_FORCEINLINE_FUNCTION static gas::Primitive<Real> face_state(const W& w, long k, long j, long i, Real side) {
-    return {face_value(w, IDN, k, j, i, side), face_value(w, vn, k, j, i, side), face_value(w, vt, k, j, i, side),
-            face_value(w, vu, k, j, i, side), face_value(w, IPV, k, j, i, side)};
-  }
-  // The same from face values f[v] already at the face (the fused stage's
-  // columns along z).
-  template <class Values>
-  KOKKOS_FORCEINLINE_FUNCTION static gas::Primitive<Real> face_state(const Values& f) {
-    return {f[IDN], f[vn], f[vt], f[vu], f[IPV]};
-  }
-  template <class W>
-  KOKKOS_FORCEINLINE_FUNCTION static gas::Conserved<Real> flux(const W& w, long k, long j, long i, Real gamma) {
-    // The cell below the face.
-    const long km = Dir == 2 ? k - 1 : k, jm = Dir == 1 ? j - 1 : j, im = Dir == 0 ? i - 1 : i;
-    return solve(face_state(w, km, jm, im, Real(1)), face_state(w, k, j, i, Real(-1)), gamma);
-  }
-  // The flux from the states l below and r above the face, in x, y, z
-  // components.
-  KOKKOS_FORCEINLINE_FUNCTION static gas::Conserved<Real> solve(const gas::Primitive<Real>& l,
-                                                                const gas::Primitive<Real>& r, Real gamma) {
-    gas::Conserved<Real> f = gas::riemann_flux<Scheme::riemann, Scheme::reciprocal>(l, r, gamma);
-    if constexpr (Dir == 1) {
-      const Real normal = f.mx;
-      f.mx = f.my;
-      f.my = normal;
-    } else if constexpr (Dir == 2) {
-      const Real normal = f.mx;
-      f.mx = f.my;
-      f.my = f.mz;
-      f.mz = normal;
-    }
-    return f;
-  }
-};
-
 // W = rho, vx, vy, vz, p of U (the split kernels' input, the snapshot's
 // fields).
 template <class Real, bool Reciprocal>
@@ -140,7 +63,7 @@ struct VolumeFaceFluxes {
   Array4<Real> w, flux;
   Real gamma;
   KOKKOS_FORCEINLINE_FUNCTION void operator()(const long k, const long j, const long i) const {
-    store_flux(flux, VolumeFaceFlux<Real, Dir, Scheme>::flux(w, k, j, i, gamma), k, j, i);
+    store_flux(flux, FaceFlux<Real, Dir, Scheme, IPV>::flux(w, gamma, k, j, i), k, j, i);
   }
 };
 
