@@ -6,7 +6,9 @@
 // symmetries; a sound wave along an oblique direction converges at second
 // order; Sod's tube along the diagonal keeps its symmetry and the exact
 // solution; the Sedov-Taylor shock follows its similarity radius; the keys of
-// 3D and what 3D refuses; the 3D fused stage gives the split kernels' bits.
+// 3D and what 3D refuses; the 3D fused stage gives the split kernels' bits;
+// gravity along the three axes (free fall, energy with the potential in a
+// closed box, a 2D case with gravity extruded along z).
 #include "physics/euler2d/volume_solver.hpp"
 #include "physics/gas/exact_riemann.hpp"
 #include "physics/solvers.hpp"
@@ -389,7 +391,6 @@ TEST(Euler3dConfig, WhatThreeDimensionsDoNotHaveIsRefusedAtItsKey) {
     }
   };
   refused({"euler2d.original_faces=true"}, "euler2d.original_faces");
-  refused({"gravity.y=-0.1", "euler2d.fused_stage=false"}, "gravity.y");
   refused({"euler2d.scalars=1"}, "euler2d.scalars");
   refused({"boundary.x_lo=inflow", "boundary.x_hi=outflow"}, "boundary.x_lo");
   refused({"boundary.z_lo=outflow"}, "boundary.z_lo");  // periodic in pairs
@@ -397,6 +398,13 @@ TEST(Euler3dConfig, WhatThreeDimensionsDoNotHaveIsRefusedAtItsKey) {
   refused({"time.cfl=0.34"}, "time.cfl");  // the three Courant numbers add up
   refused({"euler2d.problem=linear_wave", "linear_wave.x_waves=0", "linear_wave.y_waves=0", "linear_wave.z_waves=0"},
           "linear_wave.x_waves");
+  // A 2D case has no z faces to fall through.
+  try {
+    params(cfd::default_case("euler2d", {"gravity.z=-1"}));
+    ADD_FAILURE() << "accepted gravity.z on a 2D grid";
+  } catch (const cfd::ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find("gravity.z"), std::string::npos) << e.what();
+  }
   // The seed's z modulation needs a z.
   try {
     params(cfd::default_case("euler2d", {"kh_mcnally.z_amplitude=0.5"}));
@@ -410,4 +418,108 @@ TEST(Euler3dConfig, WhatThreeDimensionsDoNotHaveIsRefusedAtItsKey) {
       params(cfd::default_case("euler2d", {"grid.nz=8", "time.cfl=0.3", "euler2d.fused_stage=false"})).fused_stage);
   EXPECT_TRUE(params(cfd::default_case("euler2d", {})).fused_stage);
   EXPECT_EQ(params(cfd::default_case("euler2d", {})).nz, 1);
+}
+
+// ---- Gravity (GravitySource, the 2D one with its z part) ----
+
+// A uniform gas at rest falls freely along g = (gx, gy, gz): every face flux
+// is the same, so only the source acts, and the SSP Runge-Kutta methods of
+// order 2 and 3 integrate v = g t and the energy's 1/2 rho |g t|^2 exactly
+// (quadratics in t), to round-off in every cell.
+TEST(Euler3dGravity, AUniformGasFallsFreelyAlongAllThreeAxes) {
+  const double gx = 0.25, gy = -0.5, gz = 0.75;
+  for (const std::string integrator : {"rk2", "rk3"}) {
+    const Params p = base("vortex", 8, 6, 5,
+                          {"vortex.strength=0", "vortex.vx=0", "vortex.vy=0", "gravity.x=0.25", "gravity.y=-0.5",
+                           "gravity.z=0.75", "euler2d.integrator=" + integrator});
+    EXPECT_FALSE(p.fused_stage);  // gravity runs the split kernels
+    VolumeSolver<double> s(p);
+    s.set_initial_state();
+    const auto u0 = s.state();
+    for (int k = 0; k < 40; ++k) s.advance(0.01);
+    const double t = s.time();
+    const auto u = s.state();  // rho, mom_x, mom_y, mom_z, energy
+    ASSERT_EQ(u[0].values.size(), size_t(8 * 6 * 5));
+    const double rho = u0[0].values[0], energy = u0[4].values[0] + 0.5 * rho * (gx * gx + gy * gy + gz * gz) * t * t;
+    for (size_t c = 0; c < u[0].values.size(); ++c) {
+      ASSERT_NEAR(u[0].values[c], rho, 1e-15) << integrator << " cell " << c;
+      ASSERT_NEAR(u[1].values[c], rho * gx * t, 1e-13) << integrator << " cell " << c;
+      ASSERT_NEAR(u[2].values[c], rho * gy * t, 1e-13) << integrator << " cell " << c;
+      ASSERT_NEAR(u[3].values[c], rho * gz * t, 1e-13) << integrator << " cell " << c;
+      ASSERT_NEAR(u[4].values[c], energy, 1e-13) << integrator << " cell " << c;
+    }
+  }
+}
+
+// In a closed box (six reflecting walls) with gravity along all three axes,
+// mass and the gas's energy plus its potential rho*phi, phi = -g.x, are
+// conserved to round-off: the energy source is each direction's mean mass
+// flux times g along it, whose sum over the cells is what the potential
+// loses.
+TEST(Euler3dGravity, MassAndEnergyWithPotentialConservedInAClosedBox) {
+  const double g[3] = {0.3, -1.0, 0.5};
+  for (const std::string riemann : {"hlle", "hllc", "llf"}) {
+    Params p = base("blast", 14, 12, 10,
+                    {"gravity.x=0.3", "gravity.y=-1", "gravity.z=0.5", "blast.x_centre=0.4", "blast.radius=0.3",
+                     "euler2d.riemann=" + riemann, "euler2d.integrator=rk3"});
+    using cfd::BoundaryKind;
+    p.boundary = {BoundaryKind::reflecting, BoundaryKind::reflecting, BoundaryKind::reflecting,
+                  BoundaryKind::reflecting};
+    p.boundary_z = {BoundaryKind::reflecting, BoundaryKind::reflecting};
+    VolumeSolver<double> s(p);
+    const auto total = [&] {
+      const auto u = s.state();
+      const double dv = (p.hi[0] - p.lo[0]) / p.nx * ((p.hi[1] - p.lo[1]) / p.ny) * ((p.hi[2] - p.lo[2]) / p.nz);
+      double mass = 0, energy = 0;
+      size_t c = 0;
+      for (long k = 0; k < p.nz; ++k)
+        for (long j = 0; j < p.ny; ++j)
+          for (long i = 0; i < p.nx; ++i, ++c) {
+            const double phi = -(g[0] * s.centre(0, i) + g[1] * s.centre(1, j) + g[2] * s.centre(2, k));
+            mass += u[0].values[c] * dv;
+            energy += (u[4].values[c] + u[0].values[c] * phi) * dv;
+          }
+      return std::pair{mass, energy};
+    };
+    s.set_initial_state();
+    const auto start = total();
+    for (int k = 0; k < 40; ++k) s.advance(s.stable_dt());
+    const auto end = total();
+    double moved = 0;
+    for (const double v : s.state()[3].values) moved = std::max(moved, std::abs(v));
+    EXPECT_GT(moved, 1e-2) << riemann;  // the gas has moved along z: the test measures something
+    EXPECT_NEAR(end.first, start.first, 1e-13 * start.first) << riemann;
+    EXPECT_NEAR(end.second, start.second, 1e-13 * std::abs(start.second)) << riemann;
+  }
+}
+
+// A 2D case with gravity (x and y) extruded over 4 planes runs the 2D
+// case's bits on every plane: GravitySource's z part adds an exact zero.
+TEST(Euler3dGravity, ExtrudedTwoDimensionalCaseWithGravityIsItsBitsOnEveryPlane) {
+  const long nz = 4;
+  Params p =
+      base("kh_mcnally", 24, 20, nz,
+           {"kh_mcnally.z_max=4", "gravity.x=0.2", "gravity.y=-0.5", "euler2d.riemann=hllc", "euler2d.integrator=rk2"});
+  ASSERT_FALSE(p.fused_stage);
+  Params flat = p;
+  flat.nz = 1;
+  Solver<double> two(flat);
+  VolumeSolver<double> three(p);
+  two.set_initial_state();
+  three.set_initial_state();
+  for (int step = 0; step < 20; ++step) {
+    const double dt = two.stable_dt();
+    ASSERT_TRUE(same_bits(dt, three.stable_dt())) << "step " << step;
+    two.advance(dt);
+    three.advance(dt);
+  }
+  const auto a = two.state(), b = three.state();
+  const size_t plane = a[0].values.size();
+  ASSERT_EQ(b[0].values.size(), plane * nz);
+  long differ = 0;
+  for (int v = 0; v < 5; ++v)
+    for (long k = 0; k < nz; ++k)
+      for (size_t c = 0; c < plane; ++c)
+        differ += v == 3 ? b[v].values[k * plane + c] != 0 : !same_bits(a[v].values[c], b[v].values[k * plane + c]);
+  EXPECT_EQ(differ, 0);
 }

@@ -152,6 +152,22 @@ TEST(Euler2dProblems, FormulaErrorsNameFileLineAndColumn) {
   EXPECT_NE(not_real.find("'constants.w': expected a finite real number, got 'wide'"), std::string::npos) << not_real;
 }
 
+// The formulas read z, and vz is one of them: a 3D case's state at a point
+// is the formulas' values there (vz defaults to 0, as a 2D case's).
+TEST(Euler2dProblems, FormulasGiveTheZVelocityAndReadZ) {
+  if (!have_muparser) GTEST_SKIP() << "built without muparser";
+  const auto p = cfd::euler2d::params(
+      load("solver: euler2d\ngrid: {nx: 8, ny: 8, nz: 8}\ntime: {cfl: 0.3}\neuler2d: {problem: expression}\n"
+           "expression:\n  rho: \"1 + 0.5*z\"\n  vz: \"0.25*sin(2*pi*z) + x\"\n  p: \"2 - y*z\"\n"));
+  const auto w = p.initial(0.125, 0.5, 0.75, 0);
+  EXPECT_EQ(w.rho, 1 + 0.5 * 0.75);
+  EXPECT_DOUBLE_EQ(w.vz, 0.25 * std::sin(2 * 3.14159265358979323846 * 0.75) + 0.125);
+  EXPECT_EQ(w.p, 2 - 0.5 * 0.75);
+  EXPECT_EQ(w.vx, 0.0);
+  const auto flat = cfd::euler2d::params(load("solver: euler2d\neuler2d: {problem: expression}\n"));
+  EXPECT_EQ(flat.initial(0.3, 0.4, 0, 0).vz, 0.0);
+}
+
 TEST(Euler2dProblems, ResolvedConfigurationShowsTheChosenProblemOnly) {
   const auto c = load("solver: euler2d\neuler2d: {problem: expression}\nconstants: {y0: 0.5}\n");
   const std::string yaml = c.resolved_yaml();

@@ -122,6 +122,19 @@ struct FaceScheme {
   static constexpr bool reciprocal = !Tutorial;
 };
 
+// a(v, idx...) with the Dir-th index from the last (0: i, 1: j, 2: k) moved
+// by shift: a 2D (j, i) or 3D (k, j, i) array read along a direction, so
+// that one function serves both.
+template <int Dir, class A, size_t... n, class... I>
+KOKKOS_FORCEINLINE_FUNCTION decltype(auto) along_at(const A& a, int v, int shift, std::index_sequence<n...>, I... idx) {
+  static_assert(sizeof...(I) > size_t(Dir), "a direction needs that many indices");
+  return a(v, (n + 1 + size_t(Dir) == sizeof...(I) ? idx + shift : idx)...);
+}
+template <int Dir, class A, class... I>
+KOKKOS_FORCEINLINE_FUNCTION decltype(auto) along(const A& a, int v, int shift, I... idx) {
+  return along_at<Dir>(a, v, shift, std::index_sequence_for<I...>{}, idx...);
+}
+
 // Whether primitives W also hold their cells' limited slopes (W::stores_slopes).
 template <class W, class = void>
 struct stores_slopes : std::false_type {};
@@ -145,7 +158,7 @@ struct FaceFlux {
   // Primitive v of the cell `shift` cells along Dir from the cell at idx.
   template <class W, class... I>
   KOKKOS_FORCEINLINE_FUNCTION static Real at(const W& w, int v, int shift, I... idx) {
-    return at_shifted(w, v, shift, std::index_sequence_for<I...>{}, idx...);
+    return along<Dir>(w, v, shift, idx...);
   }
   // The limited slope of primitive v across the cell at idx along Dir.
   template <class W, class... I>
@@ -205,13 +218,6 @@ struct FaceFlux {
   }
 
  private:
-  // The pack idx with its Dir-th index from the last moved by shift.
-  template <class W, size_t... n, class... I>
-  KOKKOS_FORCEINLINE_FUNCTION static Real at_shifted(const W& w, int v, int shift, std::index_sequence<n...>,
-                                                     I... idx) {
-    static_assert(sizeof...(I) > size_t(Dir), "a face along Dir needs that many indices");
-    return w(v, (n + 1 + size_t(Dir) == sizeof...(I) ? idx + shift : idx)...);
-  }
   // The upper face state, and face value of v, of the cell below the face.
   template <class W, class... I>
   KOKKOS_FORCEINLINE_FUNCTION static gas::Primitive<Real> face_state_below(const W& w, I... idx) {
@@ -378,25 +384,35 @@ struct ScalarUpdate {
   }
 };
 
-// A constant acceleration g = (gx, gy) as a source of a stage, added to
-// the update's result u_out = a*u_base + b*(u_in + dt*L(u_in)) as its
+// A constant acceleration g = (gx, gy, gz) as a source of a stage, added
+// to the update's result u_out = a*u_base + b*(u_in + dt*L(u_in)) as its
 // b*dt*S(u_in): momentum rho*g, with rho the stage's input density (W);
 // energy from the mass fluxes through the cell's faces, the mean of the two
 // of each direction times g along it, as Athena++ does (const_accel.cpp),
 // so that the gas's energy plus its potential rho*phi (phi = -g.x) sums to
 // the same total over a closed box: the flux that carries mass up carries
-// the energy it loses with it.
-template <class Real>
+// the energy it loses with it. One source for 2D blocks (j, i; A an Array3,
+// fz and gz unused) and 3D blocks (k, j, i; Array4), whose z part adds to
+// the x and y ones' sum, as the update's does.
+template <class Real, class A>
 struct GravitySource {
-  Array3<Real> w, u_out, fx, fy;
-  Real gx, gy, b_dt;
-  KOKKOS_FORCEINLINE_FUNCTION void operator()(const long j, const long i) const {
-    const Real rho = w(IDN, j, i);
-    const Real mass_x = Real(0.5) * (fx(IDN, j, i) + fx(IDN, j, i + 1));
-    const Real mass_y = Real(0.5) * (fy(IDN, j, i) + fy(IDN, j + 1, i));
-    u_out(IM1, j, i) += b_dt * (rho * gx);
-    u_out(IM2, j, i) += b_dt * (rho * gy);
-    u_out(IEN, j, i) += b_dt * (mass_x * gx + mass_y * gy);
+  A w, u_out, fx, fy, fz;
+  Real gx, gy, gz, b_dt;
+  template <class... I>
+  KOKKOS_FORCEINLINE_FUNCTION void operator()(I... at) const {
+    constexpr bool three = sizeof...(I) == 3;
+    const Real rho = w(IDN, at...);
+    const Real mass_x = Real(0.5) * (fx(IDN, at...) + along<0>(fx, IDN, 1, at...));
+    const Real mass_y = Real(0.5) * (fy(IDN, at...) + along<1>(fy, IDN, 1, at...));
+    Real work = mass_x * gx + mass_y * gy;
+    if constexpr (three) {
+      const Real mass_z = Real(0.5) * (fz(IDN, at...) + along<2>(fz, IDN, 1, at...));
+      work = work + mass_z * gz;
+      u_out(IM3, at...) += b_dt * (rho * gz);
+    }
+    u_out(IM1, at...) += b_dt * (rho * gx);
+    u_out(IM2, at...) += b_dt * (rho * gy);
+    u_out(IEN, at...) += b_dt * work;
   }
 };
 

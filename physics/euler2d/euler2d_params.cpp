@@ -20,7 +20,6 @@ constexpr int max_scalars = 8;  // W holds 6 primitives and the scalars; the hal
 void refuse_in_3d(const Config& c, const Params& p) {
   const std::string why = " with grid.nz > 1: the 3D kernels do not have it yet (2D cases have grid.nz: 1)";
   if (p.original_faces) c.reject("euler2d.original_faces", "the tutorial's faces are 2D only;" + why);
-  if (p.has_gravity()) c.reject(p.gravity[0] != 0 ? "gravity.x" : "gravity.y", "gravity" + why);
   if (p.scalars > 0) c.reject("euler2d.scalars", "passive scalars" + why);
   const char* side_keys[4] = {"boundary.x_lo", "boundary.x_hi", "boundary.y_lo", "boundary.y_hi"};
   for (int s = 0; s < 4; ++s)
@@ -46,8 +45,8 @@ std::vector<KeySpec> keys() {
       {"grid.nz",
        KeyType::integer,
        "1",
-       "cells along z: 1 is a 2D case; more runs the 3D kernels (no tutorial faces, inflow sides, gravity or scalars "
-       "in 3D yet)",
+       "cells along z: 1 is a 2D case; more runs the 3D kernels (no tutorial faces, inflow sides or scalars in 3D "
+       "yet)",
        {},
        1,
        1e6},
@@ -124,6 +123,7 @@ std::vector<KeySpec> keys() {
        "a constant acceleration along x (code units), a source of momentum rho*g and of energy from the mass "
        "fluxes; non-zero gravity runs the split kernels (the fused stage has no source terms)"},
       {"gravity.y", KeyType::real, "0", "a constant acceleration along y, as gravity.x (e.g. -0.1: downwards)"},
+      {"gravity.z", KeyType::real, "0", "a constant acceleration along z, as gravity.x (3D cases: grid.nz > 1)"},
       {"output.time_interval",
        KeyType::real,
        "0",
@@ -204,7 +204,11 @@ Params params(const Config& c) {
   }
   p.inflow = inflow_sides(c, p.boundary);
   p.output_interval = c.get_real("output.time_interval");
-  p.gravity = {c.get_real("gravity.x"), c.get_real("gravity.y")};
+  p.gravity = {c.get_real("gravity.x"), c.get_real("gravity.y"), c.get_real("gravity.z")};
+  // A 2D case carries vz but has no z faces: a z acceleration would add
+  // kinetic energy that no mass flux pays for.
+  if (p.gravity[2] != 0 && p.nz == 1)
+    c.reject("gravity.z", "a 2D case (grid.nz: 1) has no z faces for the gas to fall through; give grid.nz > 1");
   p.scalars = static_cast<int>(c.get_int("euler2d.scalars"));
   std::map<std::string, double> constants;
   bool any_formula = false;

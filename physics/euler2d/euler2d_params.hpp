@@ -41,10 +41,11 @@ struct Params {
                                        BoundaryKind::periodic};                            // x_lo, x_hi, y_lo, y_hi
   std::array<BoundaryKind, 2> boundary_z{BoundaryKind::periodic, BoundaryKind::periodic};  // 3D grids: z_lo, z_hi
   bool three_d() const { return nz > 1; }
-  std::array<InflowSide, 4> inflow;     // the formulas of the sides whose boundary is inflow (inflow_sides.hpp)
-  double output_interval = 0;           // snapshots every this much simulated time (0: initial and final)
-  std::array<double, 2> gravity{0, 0};  // a constant acceleration (gravity.x, gravity.y); the split kernels apply it
-  bool has_gravity() const { return gravity[0] != 0 || gravity[1] != 0; }
+  std::array<InflowSide, 4> inflow;  // the formulas of the sides whose boundary is inflow (inflow_sides.hpp)
+  double output_interval = 0;        // snapshots every this much simulated time (0: initial and final)
+  // A constant acceleration (gravity.x, .y, .z; z in 3D only); the split kernels apply it.
+  std::array<double, 3> gravity{0, 0, 0};
+  bool has_gravity() const { return gravity[0] != 0 || gravity[1] != 0 || gravity[2] != 0; }
   // Passive scalars (euler2d.scalars): how many, and each one's initial
   // concentration at (x, y) (scalars.s1, ...); the split kernels carry them.
   int scalars = 0;

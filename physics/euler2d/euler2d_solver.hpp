@@ -672,7 +672,8 @@ class Solver {
     if (p_.has_gravity())
       for_each_2d<Kokkos::Iterate::Right>(
           "euler2d::gravity", j0, j1, i0, i1, 1,
-          GravitySource<Real>{w_, u_out, fx_, fy_, Real(p_.gravity[0]), Real(p_.gravity[1]), b * dt});
+          GravitySource<Real, Array3<Real>>{
+              w_, u_out, fx_, fy_, {}, Real(p_.gravity[0]), Real(p_.gravity[1]), Real(0), b * dt});
     primitives(u_out);
   }
 

@@ -6,8 +6,9 @@
 // the default: U and the stages' buffers are the whole footprint), or with
 // euler2d.fused_stage: false the kernels of volume_kernels.hpp, W of the
 // block, the x, y and z fluxes into arrays and the update from them (the
-// same bits). The 2D solver (euler2d_solver.hpp) keeps the tutorial's faces,
-// inflow sides, gravity and passive scalars; euler2d::params refuses those
+// same bits). Gravity runs the split kernels, as in 2D (GravitySource, one
+// source for both). The 2D solver (euler2d_solver.hpp) keeps the tutorial's
+// faces, inflow sides and passive scalars; euler2d::params refuses those
 // with grid.nz > 1, naming the key.
 #pragma once
 
@@ -63,8 +64,12 @@ class VolumeSolver {
     if (p.problem == nullptr || !p.initial)
       throw std::logic_error("euler2d::VolumeSolver: Params without a problem (make them with euler2d::params)");
     if (grid_.ndim != 3) throw std::logic_error("euler2d::VolumeSolver: a 3D decomposition");
-    if (p.original_faces || p.has_gravity() || p.scalars > 0)
-      throw std::logic_error("euler2d::VolumeSolver: the tutorial's faces, gravity and scalars are 2D only");
+    if (p.original_faces || p.scalars > 0)
+      throw std::logic_error("euler2d::VolumeSolver: the tutorial's faces and scalars are 2D only");
+    if (p.has_gravity() && p.fused_stage)
+      throw std::logic_error(
+          "euler2d::VolumeSolver: gravity with the fused stage (euler2d::params chooses the split "
+          "kernels)");
     // Widths and their reciprocals as the 2D solver takes them, from the
     // global face coordinates, so that every rank count gets the same ones.
     for (int d = 0; d < 3; ++d) {
@@ -363,6 +368,11 @@ class VolumeSolver {
           update(std::false_type{});
         else
           update(std::true_type{});
+        // W still holds u_in's primitives (u_out may be u_in itself).
+        if (p_.has_gravity())
+          for_each_3d("euler2d::gravity", k0, k1, j0, j1, i0, i1,
+                      GravitySource<Real, Array4<Real>>{w_, u_out, fx_, fy_, fz_, Real(p_.gravity[0]),
+                                                        Real(p_.gravity[1]), Real(p_.gravity[2]), b * dt});
       }
     });
     return bound;
