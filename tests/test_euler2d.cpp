@@ -543,7 +543,7 @@ TEST(Euler2dInflow, AStateThatIsNotPhysicalIsRefusedWithTheKey) {
 namespace {
 
 // kh_mcnally at 32 x 32 (split kernels, hllc, rk3) with `scalars` scalars.
-Params kh_with_scalars(std::vector<std::function<double(double, double)>> initial) {
+Params kh_with_scalars(std::vector<std::function<double(double, double, double)>> initial) {
   Params p = base("kh_mcnally", 32, 32, {"euler2d.riemann=hllc", "euler2d.integrator=rk3"});
   p.fused_stage = false;
   p.scalars = int(initial.size());
@@ -557,8 +557,8 @@ Params kh_with_scalars(std::vector<std::function<double(double, double)>> initia
 // is the mass flux times exactly 1), and scalars leave the gas alone: the
 // gas's fields are those of the run without them, bit for bit.
 TEST(Euler2dScalars, AScalarOfOneIsTheDensityAndTheGasIsUntouched) {
-  const auto one = [](double, double) { return 1.0; };
-  const auto band = [](double, double y) { return std::fabs(y - 0.5) < 0.25 ? 1.0 : 0.0; };
+  const auto one = [](double, double, double) { return 1.0; };
+  const auto band = [](double, double y, double) { return std::fabs(y - 0.5) < 0.25 ? 1.0 : 0.0; };
   const auto with = run_to<double>(kh_with_scalars({one, band}), 0.3).state();
   const auto without = run_to<double>(kh_with_scalars({}), 0.3).state();
   ASSERT_EQ(with.size(), NCONS + 2u);
@@ -574,8 +574,8 @@ TEST(Euler2dScalars, AScalarOfOneIsTheDensityAndTheGasIsUntouched) {
 // concentration between 0 and 1 stays there (the limited reconstruction
 // makes no new extrema).
 TEST(Euler2dScalars, TotalsConservedAndBoundsKept) {
-  const auto band = [](double, double y) { return std::fabs(y - 0.5) < 0.25 ? 1.0 : 0.0; };
-  const auto wave = [](double x, double) { return 0.5 + 0.5 * std::sin(2 * M_PI * x); };
+  const auto band = [](double, double y, double) { return std::fabs(y - 0.5) < 0.25 ? 1.0 : 0.0; };
+  const auto wave = [](double x, double, double) { return 0.5 + 0.5 * std::sin(2 * M_PI * x); };
   Solver<double> s(kh_with_scalars({band, wave}));
   s.set_initial_state();
   const auto start = s.scalar_totals();
@@ -607,7 +607,7 @@ TEST(Euler2dScalars, ASmoothProfileAdvectedConvergesAtSecondOrder) {
     p.limiter = cfd::gas::Limiter::mc;
     p.riemann = cfd::gas::RiemannSolver::hllc;
     p.fused_stage = false;
-    const auto profile = [](double x, double y) {
+    const auto profile = [](double x, double y, double = 0) {
       return 1 + 0.5 * std::sin(2 * M_PI * x / 10) * std::sin(2 * M_PI * y / 10);
     };
     p.scalars = 1;
@@ -647,5 +647,5 @@ TEST(Euler2dScalars, KeysChecked) {
                                                     "e.yaml", {}, cfd::solver_keys))
           .fused_stage);
   ASSERT_EQ(p.scalar_initial.size(), 2u);
-  EXPECT_EQ(p.scalar_initial[1](0.3, 0.4), 0.0);  // no formula: 0, no muparser needed
+  EXPECT_EQ(p.scalar_initial[1](0.3, 0.4, 0.0), 0.0);  // no formula: 0, no muparser needed
 }

@@ -12,7 +12,8 @@
 #                       symmetry, the bubble and spikes moving, the early
 #                       growth rate within 10% of linear theory; 1 and 3 ranks
 #   initial_file        problem: file from an h5py file gives sod_x bit for bit
-#                       (1 and 3 ranks), a snapshot works, bad files exit 2
+#                       (1 and 3 ranks), a snapshot works, bad files exit 2;
+#                       a 3D file (nz, ny, nx) gives sod_z bit for bit
 #   hydrostatic         an isothermal atmosphere under gravity between inflow
 #                       sides at its own state: at rest to truncation error,
 #                       converging at second order
@@ -240,6 +241,33 @@ with h5py.File('no_p.h5', 'w') as f: f['rho'] = np.ones((24, 32))" || fail "h5py
   expect_refusal "nope.h5: no such file, or not an HDF5 file" --set file.path=nope.h5
   expect_refusal "from_file.yaml: no such file, or not an HDF5 file" --set file.path=from_file.yaml
   echo "bad files refused with exit 2 and the reason"
+  # 3D: Sod's tube along z written as (nz, ny, nx) arrays, vz given, gives
+  # sod_z's run bit for bit on 1 and 3 ranks; a 2D-shaped file is refused.
+  "${PYTHON:-python3}" - <<'PY' || fail "h5py could not write the 3D state"
+import h5py, numpy as np
+nx, ny, nz = 4, 5, 32
+z = (np.arange(nz) + 0.5) / nz
+shape = lambda a: np.broadcast_to(a[:, None, None], (nz, ny, nx))
+with h5py.File("state3d.h5", "w") as f:          # (nz, ny, nx): a[k, j, i], x fastest
+    f["rho"] = shape(np.where(z < 0.5, 1.0, 0.125))
+    f["p"] = shape(np.where(z < 0.5, 1.0, 0.1))
+    f["vz"] = np.zeros((nz, ny, nx), np.float32)
+PY
+  tube=(--set grid.nx=4 --set grid.ny=5 --set grid.nz=32 --set time.end_time=0.05 --set time.cfl=0.3
+    --set boundary.z_lo=outflow --set boundary.z_hi=outflow --set euler2d.riemann=hllc -q --kokkos-threads=1)
+  "$cfdrun" "$kh" "${tube[@]}" --output a3 --set euler2d.problem=sod_z || fail "sod_z"
+  "$cfdrun" "$kh" "${tube[@]}" --output b3 --set euler2d.problem=file --set "file.path=$PWD/state3d.h5" ||
+    fail "from the 3D file"
+  same_fields a3 b3
+  if [ -n "${MPIEXEC:-}" ]; then
+    timeout 120 "$MPIEXEC" -n 3 "$cfdrun" "$kh" "${tube[@]}" --output c3 --set euler2d.problem=file \
+      --set "file.path=$PWD/state3d.h5" || fail "3D, 3 ranks"
+    same_fields a3 c3
+  fi
+  out=$("$cfdrun" "$kh" "${tube[@]}" --output bad3 --set euler2d.problem=file --set "file.path=$PWD/state.h5" 2>&1)
+  [ $? -eq 2 ] || fail "a 2D file on a 3D grid was not refused: $out"
+  echo "$out" | grep -q "the grid needs (nz, ny, nx) = (32, 5, 4)" || fail "no shape in: $out"
+  echo "sod_z from a 3D h5py file: the same bits (1 and 3 ranks); a 2D file on a 3D grid refused"
   ;;
 hydrostatic)
   # An isothermal atmosphere, rho = exp(-y), p = exp(-y), under gravity -1

@@ -216,6 +216,12 @@ struct FaceFlux {
                                                                 const gas::Primitive<Real>& r, Real gamma) {
     return rotated(gas::riemann_flux<Scheme::riemann, Scheme::reciprocal>(l, r, gamma));
   }
+  // Face value of primitive v of the cell below the face at idx, on its
+  // upper side (the face's lower state).
+  template <class W, class... I>
+  KOKKOS_FORCEINLINE_FUNCTION static Real below(const W& w, int v, I... idx) {
+    return below_at(w, v, std::index_sequence_for<I...>{}, idx...);
+  }
 
  private:
   // The upper face state, and face value of v, of the cell below the face.
@@ -227,10 +233,6 @@ struct FaceFlux {
   KOKKOS_FORCEINLINE_FUNCTION static gas::Primitive<Real> face_state_below_at(const W& w, std::index_sequence<n...>,
                                                                               I... idx) {
     return face_state(w, Real(1), (n + 1 + size_t(Dir) == sizeof...(I) ? idx - 1 : idx)...);
-  }
-  template <class W, class... I>
-  KOKKOS_FORCEINLINE_FUNCTION static Real below(const W& w, int v, I... idx) {
-    return below_at(w, v, std::index_sequence_for<I...>{}, idx...);
   }
   template <class W, size_t... n, class... I>
   KOKKOS_FORCEINLINE_FUNCTION static Real below_at(const W& w, int v, std::index_sequence<n...>, I... idx) {
@@ -334,22 +336,31 @@ struct Update {
     update(IM3, j, i, dx_i, dy_j);
     update(IEN, j, i, dx_i, dy_j);
   }
+  // The passive scalars' rows NCONS .. NCONS + count - 1 (ScalarUpdate).
+  KOKKOS_FORCEINLINE_FUNCTION void scalars(int count, const long j, const long i) const {
+    const Real dx_i = dx(i), dy_j = dy(j);
+    for (int k = 0; k < count; ++k) update(NCONS + k, j, i, dx_i, dy_j);
+  }
 };
 
 // ---- Passive scalars (euler2d.scalars): concentrations s_k advected with
 // the gas, their conserved densities rho*s_k in U's rows NCONS + k and the
-// concentrations in W's rows NPRIM + k. Only the split kernels carry them.
+// concentrations in W's rows First + k (First: the slot after the pressure,
+// NPRIM in the 2D kernels' W, NPRIM_VOLUME in 3D). Only the split kernels
+// carry them. One source for 2D blocks (j, i; A an Array3) and 3D blocks
+// (k, j, i; an Array4), as GravitySource.
 
 // s_k = (rho s_k) / rho by a division in every scheme: a scalar density
 // equal to the density is then a concentration of exactly 1 (a reciprocal
 // may miss it by an ulp).
-template <class Real>
+template <class A, int First>
 struct ScalarPrimitives {
-  Array3<Real> u, w;
+  A u, w;
   int scalars;
-  KOKKOS_FORCEINLINE_FUNCTION void operator()(const long j, const long i) const {
-    const Real rho = u(IDN, j, i);
-    for (int k = 0; k < scalars; ++k) w(NPRIM + k, j, i) = u(NCONS + k, j, i) / rho;
+  template <class... I>
+  KOKKOS_FORCEINLINE_FUNCTION void operator()(I... at) const {
+    const auto rho = u(IDN, at...);
+    for (int k = 0; k < scalars; ++k) w(First + k, at...) = u(NCONS + k, at...) / rho;
   }
 };
 
@@ -357,30 +368,30 @@ struct ScalarPrimitives {
 // concentration reconstructed (as every primitive is) on its upwind side,
 // so that s_k = 1 everywhere is the density itself, bit for bit, and a
 // scalar's total moves only through the box's open sides.
-template <class Real, int Dir, class Scheme>
+template <class Real, int Dir, class Scheme, class A, int First>
 struct ScalarFluxes {
-  Array3<Real> w, flux;
+  A w, flux;
   int scalars;
-  KOKKOS_FORCEINLINE_FUNCTION void operator()(const long j, const long i) const {
+  template <class... I>
+  KOKKOS_FORCEINLINE_FUNCTION void operator()(I... at) const {
     using F = FaceFlux<Real, Dir, Scheme>;
-    const long jm = Dir == 0 ? j : j - 1, im = Dir == 0 ? i - 1 : i;  // the cell below the face
-    const Real mass = flux(IDN, j, i);
+    const Real mass = flux(IDN, at...);
     for (int k = 0; k < scalars; ++k) {
-      const Real s =
-          mass >= Real(0) ? F::face_value(w, NPRIM + k, Real(1), jm, im) : F::face_value(w, NPRIM + k, Real(-1), j, i);
-      flux(NCONS + k, j, i) = mass * s;
+      const Real s = mass >= Real(0) ? F::below(w, First + k, at...) : F::face_value(w, First + k, Real(-1), at...);
+      flux(NCONS + k, at...) = mass * s;
     }
   }
 };
 
-// u_out = stage_value(...) of each scalar's rho*s_k, as Update does for the gas.
-template <class Real, bool Blend, bool Reciprocal>
+// u_out = stage_value(...) of each scalar's rho*s_k, as the gas's update
+// (Update in 2D, VolumeUpdate in 3D: its scalars()) does for the gas.
+template <class GasUpdate>
 struct ScalarUpdate {
-  Update<Real, Blend, Reciprocal> gas;
+  GasUpdate gas;
   int scalars;
-  KOKKOS_FORCEINLINE_FUNCTION void operator()(const long j, const long i) const {
-    const Real dx_i = gas.dx(i), dy_j = gas.dy(j);
-    for (int k = 0; k < scalars; ++k) gas.update(NCONS + k, j, i, dx_i, dy_j);
+  template <class... I>
+  KOKKOS_FORCEINLINE_FUNCTION void operator()(I... at) const {
+    gas.scalars(scalars, at...);
   }
 };
 

@@ -20,7 +20,6 @@ constexpr int max_scalars = 8;  // W holds 6 primitives and the scalars; the hal
 void refuse_in_3d(const Config& c, const Params& p) {
   const std::string why = " with grid.nz > 1: the 3D kernels do not have it yet (2D cases have grid.nz: 1)";
   if (p.original_faces) c.reject("euler2d.original_faces", "the tutorial's faces are 2D only;" + why);
-  if (p.scalars > 0) c.reject("euler2d.scalars", "passive scalars" + why);
   const char* side_keys[4] = {"boundary.x_lo", "boundary.x_hi", "boundary.y_lo", "boundary.y_hi"};
   for (int s = 0; s < 4; ++s)
     if (p.boundary[s] == BoundaryKind::inflow) c.reject(side_keys[s], "inflow sides" + why);
@@ -45,8 +44,7 @@ std::vector<KeySpec> keys() {
       {"grid.nz",
        KeyType::integer,
        "1",
-       "cells along z: 1 is a 2D case; more runs the 3D kernels (no tutorial faces, inflow sides or scalars in 3D "
-       "yet)",
+       "cells along z: 1 is a 2D case; more runs the 3D kernels (no tutorial faces or inflow sides in 3D yet)",
        {},
        1,
        1e6},
@@ -134,9 +132,9 @@ std::vector<KeySpec> keys() {
   for (auto& o : problem_keys()) k.push_back(o);
   for (auto& o : inflow_keys()) k.push_back(o);
   for (int n = 1; n <= max_scalars; ++n) {
-    KeySpec s{
-        "scalars.s" + std::to_string(n), KeyType::string, "0",
-        "initial concentration of passive scalar " + std::to_string(n) + ": a formula of x, y, the constants.* and pi"};
+    KeySpec s{"scalars.s" + std::to_string(n), KeyType::string, "0",
+              "initial concentration of passive scalar " + std::to_string(n) +
+                  ": a formula of x, y (and z in 3D), the constants.* and pi"};
     // Listed and taken with enough scalars: scalars.s2 with euler2d.scalars 2 to 8.
     s.belongs_to = "euler2d.scalars=";
     for (int m = n; m <= max_scalars; ++m) s.belongs_to += (m > n ? "|" : "") + std::to_string(m);
@@ -172,8 +170,6 @@ Params params(const Config& c) {
   p.nx = c.get_int("grid.nx");
   p.ny = c.get_int("grid.ny");
   p.nz = c.get_int("grid.nz");
-  if (p.three_d() && prob == "file")
-    c.reject("euler2d.problem", "initial states from files with grid.nz > 1: the 3D kernels do not have it yet");
   p.initial = p.problem->state(c, p);  // with the domain, gamma and grid set
   p.steps = c.get_int("time.steps");
   p.end_time = c.get_real("time.end_time");
@@ -217,11 +213,11 @@ Params params(const Config& c) {
   for (int n = 1; n <= p.scalars; ++n) {
     const std::string key = "scalars.s" + std::to_string(n);
     if (!c.given(key)) {  // 0 without a formula: no muparser needed
-      p.scalar_initial.push_back([](double, double) { return 0.0; });
+      p.scalar_initial.push_back([](double, double, double) { return 0.0; });
       continue;
     }
     auto f = std::make_shared<const Expression>(case_formula(c, key, constants));
-    p.scalar_initial.push_back([f](double x, double y) { return (*f)(x, y); });
+    p.scalar_initial.push_back([f](double x, double y, double z) { return (*f)(x, y, z); });
   }
   // The fused stage has no source terms and carries no scalars: with either
   // the split kernels run, whatever euler2d.fused_stage says (the two give

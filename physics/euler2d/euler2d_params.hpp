@@ -47,9 +47,10 @@ struct Params {
   std::array<double, 3> gravity{0, 0, 0};
   bool has_gravity() const { return gravity[0] != 0 || gravity[1] != 0 || gravity[2] != 0; }
   // Passive scalars (euler2d.scalars): how many, and each one's initial
-  // concentration at (x, y) (scalars.s1, ...); the split kernels carry them.
+  // concentration at (x, y, z) (scalars.s1, ...; z is 0 on a 2D grid); the
+  // split kernels carry them.
   int scalars = 0;
-  std::vector<std::function<double(double x, double y)>> scalar_initial;
+  std::vector<std::function<double(double x, double y, double z)>> scalar_initial;
 };
 
 std::vector<KeySpec> keys();

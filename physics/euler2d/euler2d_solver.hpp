@@ -119,7 +119,7 @@ class Solver {
         host(IEN, j, i) = c.energy;
         for (int k = 0; k < p_.scalars; ++k) {
           const double x = centre(0, grid_.global_index(0, i)), y = centre(1, grid_.global_index(1, j));
-          host(NCONS + k, j, i) = c.rho * Real(p_.scalar_initial[k](x, y));
+          host(NCONS + k, j, i) = c.rho * Real(p_.scalar_initial[k](x, y, 0));
         }
         // Checked as the solver holds it: the primitives of the stored state
         // in the working precision, as bad_cell() finds them (fp32 may round
@@ -620,7 +620,7 @@ class Solver {
     if (p_.scalars > 0)
       for_each_2d<Kokkos::Iterate::Right>("euler2d::scalar_primitives", int(grid_.begin(1)), int(grid_.end(1)),
                                           int(grid_.begin(0)), int(grid_.end(0)), 1,
-                                          ScalarPrimitives<Real>{u, w_, p_.scalars});
+                                          ScalarPrimitives<Array3<Real>, NPRIM>{u, w_, p_.scalars});
   }
 
   // One forward-Euler stage from the primitives of u_in (already in w_ on
@@ -649,9 +649,9 @@ class Solver {
       for_each_2d<Kokkos::Iterate::Right>("euler2d::fluxes_y", int(fb), j1 + 1, i0, i1, 1, fluxes_y);
       if (p_.scalars > 0) {  // from the mass fluxes just computed
         for_each_2d<Kokkos::Iterate::Right>("euler2d::scalar_fluxes_x", j0, j1, i0, i1 + 1, 1,
-                                            ScalarFluxes<Real, 0, Scheme>{w_, fx_, p_.scalars});
+                                            ScalarFluxes<Real, 0, Scheme, Array3<Real>, NPRIM>{w_, fx_, p_.scalars});
         for_each_2d<Kokkos::Iterate::Right>("euler2d::scalar_fluxes_y", j0, j1 + 1, i0, i1, 1,
-                                            ScalarFluxes<Real, 1, Scheme>{w_, fy_, p_.scalars});
+                                            ScalarFluxes<Real, 1, Scheme, Array3<Real>, NPRIM>{w_, fy_, p_.scalars});
       }
       constexpr bool R = Scheme::reciprocal;
       const Array1<Real> dx = R ? inv_dx_ : dx_, dy = R ? inv_dy_ : dy_;  // as flux_difference takes them
@@ -661,7 +661,7 @@ class Solver {
         for_each_2d<Kokkos::Iterate::Right>("euler2d::update", j0, j1, i0, i1, 1, gas);
         if (p_.scalars > 0)
           for_each_2d<Kokkos::Iterate::Right>("euler2d::scalar_update", j0, j1, i0, i1, 1,
-                                              ScalarUpdate<Real, B, R>{gas, p_.scalars});
+                                              ScalarUpdate<Update<Real, B, R>>{gas, p_.scalars});
       };
       if (a == Real(0) && b == Real(1))
         update(std::false_type{});

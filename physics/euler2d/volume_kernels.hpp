@@ -85,6 +85,11 @@ struct VolumeUpdate {
     update(IM3, k, j, i, dx_i, dy_j, dz_k);
     update(IEN, k, j, i, dx_i, dy_j, dz_k);
   }
+  // The passive scalars' rows NCONS .. NCONS + count - 1 (ScalarUpdate).
+  KOKKOS_FORCEINLINE_FUNCTION void scalars(int count, const long k, const long j, const long i) const {
+    const Real dx_i = dx(i), dy_j = dy(j), dz_k = dz(k);
+    for (int s = 0; s < count; ++s) update(NCONS + s, k, j, i, dx_i, dy_j, dz_k);
+  }
 };
 
 template <class Real, bool Reciprocal>

@@ -6,10 +6,10 @@
 // the default: U and the stages' buffers are the whole footprint), or with
 // euler2d.fused_stage: false the kernels of volume_kernels.hpp, W of the
 // block, the x, y and z fluxes into arrays and the update from them (the
-// same bits). Gravity runs the split kernels, as in 2D (GravitySource, one
-// source for both). The 2D solver (euler2d_solver.hpp) keeps the tutorial's
-// faces, inflow sides and passive scalars; euler2d::params refuses those
-// with grid.nz > 1, naming the key.
+// same bits). Gravity and passive scalars run the split kernels, as in 2D
+// (GravitySource and the Scalar* kernels: one source for both). The 2D
+// solver (euler2d_solver.hpp) keeps the tutorial's faces and inflow sides;
+// euler2d::params refuses those with grid.nz > 1, naming the key.
 #pragma once
 
 #include "core/block_cells.hpp"
@@ -51,25 +51,27 @@ class VolumeSolver {
       : p_(p),
         dec_(dec),
         grid_(dec.block),
-        u_(array("euler2d::u", NCONS, 0, 0, 0)),
-        u_stage_(p.integrator == Integrator::euler && !p.fused_stage ? Array4<Real>()
-                                                                     : array("euler2d::u_stage", NCONS, 0, 0, 0)),
+        u_(array("euler2d::u", NCONS + p.scalars, 0, 0, 0)),
+        u_stage_(p.integrator == Integrator::euler && !p.fused_stage
+                     ? Array4<Real>()
+                     : array("euler2d::u_stage", NCONS + p.scalars, 0, 0, 0)),
         u_stage2_(p.integrator == Integrator::rk3 && p.fused_stage ? array("euler2d::u_stage2", NCONS, 0, 0, 0)
                                                                    : Array4<Real>()),
-        w_(p.fused_stage ? Array4<Real>() : array("euler2d::w", NPRIM_VOLUME, 0, 0, 0)),
-        fx_(p.fused_stage ? Array4<Real>() : array("euler2d::flux_x", NCONS, 0, 0, 1)),
-        fy_(p.fused_stage ? Array4<Real>() : array("euler2d::flux_y", NCONS, 0, 1, 0)),
-        fz_(p.fused_stage ? Array4<Real>() : array("euler2d::flux_z", NCONS, 1, 0, 0)),
-        halo_(dec, NCONS, faces()) {
+        w_(p.fused_stage ? Array4<Real>() : array("euler2d::w", NPRIM_VOLUME + p.scalars, 0, 0, 0)),
+        fx_(p.fused_stage ? Array4<Real>() : array("euler2d::flux_x", NCONS + p.scalars, 0, 0, 1)),
+        fy_(p.fused_stage ? Array4<Real>() : array("euler2d::flux_y", NCONS + p.scalars, 0, 1, 0)),
+        fz_(p.fused_stage ? Array4<Real>() : array("euler2d::flux_z", NCONS + p.scalars, 1, 0, 0)),
+        halo_(dec, NCONS + p.scalars, faces()) {
     if (p.problem == nullptr || !p.initial)
       throw std::logic_error("euler2d::VolumeSolver: Params without a problem (make them with euler2d::params)");
     if (grid_.ndim != 3) throw std::logic_error("euler2d::VolumeSolver: a 3D decomposition");
-    if (p.original_faces || p.scalars > 0)
-      throw std::logic_error("euler2d::VolumeSolver: the tutorial's faces and scalars are 2D only");
-    if (p.has_gravity() && p.fused_stage)
+    if (p.original_faces) throw std::logic_error("euler2d::VolumeSolver: the tutorial's faces are 2D only");
+    if ((p.has_gravity() || p.scalars > 0) && p.fused_stage)
       throw std::logic_error(
-          "euler2d::VolumeSolver: gravity with the fused stage (euler2d::params chooses the split "
+          "euler2d::VolumeSolver: gravity or scalars with the fused stage (euler2d::params chooses the split "
           "kernels)");
+    if (int(p.scalar_initial.size()) != p.scalars)
+      throw std::logic_error("euler2d::VolumeSolver: an initial concentration for each passive scalar");
     // Widths and their reciprocals as the 2D solver takes them, from the
     // global face coordinates, so that every rank count gets the same ones.
     for (int d = 0; d < 3; ++d) {
@@ -105,6 +107,8 @@ class VolumeSolver {
               gas::Primitive<Real>{Real(s.rho), Real(s.vx), Real(s.vy), Real(s.vz), Real(s.p)}, gamma);
           host(IDN, k, j, i) = c.rho, host(IM1, k, j, i) = c.mx, host(IM2, k, j, i) = c.my;
           host(IM3, k, j, i) = c.mz, host(IEN, k, j, i) = c.energy;
+          for (int n = 0; n < p_.scalars; ++n)
+            host(NCONS + n, k, j, i) = c.rho * Real(p_.scalar_initial[n](centre(0, gi), centre(1, gj), centre(2, gk)));
           const CellPrimitives<Real> w = cell_primitives<true>(c.rho, c.mx, c.my, c.mz, c.energy, gamma);
           const bool finite = std::isfinite(double(w.rho)) && std::isfinite(double(w.vx)) &&
                               std::isfinite(double(w.vy)) && std::isfinite(double(w.vz)) && std::isfinite(double(w.p));
@@ -227,21 +231,38 @@ class VolumeSolver {
     return {sums[0], sums[1], sums[2], sums[4], 2 * std::sqrt(ms * ms + mc * mc), sums[3]};
   }
 
+  // Primitive fields of this block's cells on the host, x fastest: rho, vx,
+  // vy, vz, p, then the scalars' concentrations s1, s2, ... (2D's names).
   std::vector<HostField<Real>> fields() const {
+    const long k0 = grid_.begin(2), k1 = grid_.end(2), j0 = grid_.begin(1), j1 = grid_.end(1), i0 = grid_.begin(0),
+               i1 = grid_.end(0);
     with_reciprocal([&](auto) {
-      for_each_3d("euler2d::output_primitives", grid_.begin(2), grid_.end(2), grid_.begin(1), grid_.end(1),
-                  grid_.begin(0), grid_.end(0), VolumePrimitives<Real, true>{u_, u_stage_out(), Real(p_.gamma)});
+      for_each_3d("euler2d::output_primitives", k0, k1, j0, j1, i0, i1,
+                  VolumePrimitives<Real, true>{u_, u_stage_out(), Real(p_.gamma)});
     });
-    return owned_fields(u_stage_out(),
-                        std::vector<HostField<Real>>{{"rho", {}, "1", "density"},
-                                                     {"vx", {}, "1", "velocity along x"},
-                                                     {"vy", {}, "1", "velocity along y"},
-                                                     {"vz", {}, "1", "velocity along z"},
-                                                     {"p", {}, "1", "pressure"}},
-                        grid_);
+    std::vector<HostField<Real>> out{{"rho", {}, "1", "density"},
+                                     {"vx", {}, "1", "velocity along x"},
+                                     {"vy", {}, "1", "velocity along y"},
+                                     {"vz", {}, "1", "velocity along z"},
+                                     {"p", {}, "1", "pressure"}};
+    if (p_.scalars > 0) {
+      static_assert(int(NPRIM_VOLUME) == int(NCONS), "the output's scalars in U's rows");
+      for_each_3d("euler2d::output_scalars", k0, k1, j0, j1, i0, i1,
+                  ScalarPrimitives<Array4<Real>, NPRIM_VOLUME>{u_, u_stage_out(), p_.scalars});
+    }
+    for (int n = 0; n < p_.scalars; ++n)
+      out.push_back(
+          {"s" + std::to_string(n + 1), {}, "1", "passive scalar " + std::to_string(n + 1) + ", a concentration"});
+    return owned_fields(u_stage_out(), std::move(out), grid_);
   }
 
-  std::vector<HostField<Real>> state() const { return owned_fields(u_, gas::conserved_fields<Real>(), grid_); }
+  // The conserved state (a checkpoint's): U's rows, then each scalar's rho*s_k (2D's names).
+  std::vector<HostField<Real>> state() const {
+    std::vector<HostField<Real>> out = gas::conserved_fields<Real>();
+    for (int n = 0; n < p_.scalars; ++n)
+      out.push_back({"scalar_" + std::to_string(n + 1), {}, "1", "rho * s" + std::to_string(n + 1)});
+    return owned_fields(u_, std::move(out), grid_);
+  }
   // The conserved state of the owned cells, component after component.
   std::vector<Real> conserved() const {
     std::vector<Real> out;
@@ -250,7 +271,7 @@ class VolumeSolver {
   }
   Attributes clock() const { return {{"step", static_cast<double>(step_)}, {"time", time_}}; }
   void restore(const std::vector<HostField<Real>>& state, const Attributes& clock) {
-    restore_owned_cells(u_, state, NCONS, grid_);
+    restore_owned_cells(u_, state, NCONS + p_.scalars, grid_);
     dt_bound_known_ = false;
     step_ = static_cast<long>(clock_value(clock, "step"));
     time_ = clock_value(clock, "time");
@@ -269,8 +290,25 @@ class VolumeSolver {
   void land_on(double time) { time_ = time; }
   const GridBlock& grid() const { return grid_; }
   long updates_per_step() const { return grid_.owned_count(); }
-  // Unused by the 3D kernels: no passive scalars.
-  std::vector<double> scalar_totals() const { return {}; }
+  // Each passive scalar's total, the sum of rho*s_k times the cell volume
+  // (the history's scalar_k columns).
+  std::vector<double> scalar_totals() const {
+    std::vector<double> sums(p_.scalars, 0.0);
+    auto u = u_;
+    auto dx = width_[0], dy = width_[1], dz = width_[2];
+    for (int n = 0; n < p_.scalars; ++n) {
+      const int v = NCONS + n;
+      Kokkos::parallel_reduce(
+          "euler2d::scalar_totals", interior(),
+          KOKKOS_LAMBDA(const long k, const long j, const long i, double& sum) {
+            sum +=
+                u(v, k, j, i) * (static_cast<double>(dx(i)) * static_cast<double>(dy(j)) * static_cast<double>(dz(k)));
+          },
+          sums[n]);
+    }
+    if (!sums.empty()) dec_.comm.sum(sums.data(), int(sums.size()));
+    return sums;
+  }
 
  private:
   double spacing(int d) const {
@@ -286,7 +324,7 @@ class VolumeSolver {
   // steps, or with forward Euler (which has none) an array of its own.
   Array4<Real> u_stage_out() const {
     if (u_stage_.extent(0) > 0) return u_stage_;
-    if (output_.extent(0) == 0) output_ = array("euler2d::output", NCONS, 0, 0, 0);
+    if (output_.extent(0) == 0) output_ = array("euler2d::output", NCONS + p_.scalars, 0, 0, 0);
     return output_;
   }
   template <class F>
@@ -336,6 +374,9 @@ class VolumeSolver {
     if (!p_.fused_stage)
       for_each_3d("euler2d::primitives", 0, grid_.extent(2), 0, grid_.extent(1), 0, grid_.extent(0),
                   VolumePrimitives<Real, true>{u_in, w_, Real(p_.gamma)});
+    if (p_.scalars > 0)
+      for_each_3d("euler2d::scalar_primitives", 0, grid_.extent(2), 0, grid_.extent(1), 0, grid_.extent(0),
+                  ScalarPrimitives<Array4<Real>, NPRIM_VOLUME>{u_in, w_, p_.scalars});
     const long i0 = grid_.begin(0), i1 = grid_.end(0), j0 = grid_.begin(1), j1 = grid_.end(1), k0 = grid_.begin(2),
                k1 = grid_.end(2);
     Real bound = Kokkos::reduction_identity<Real>::min();
@@ -358,11 +399,23 @@ class VolumeSolver {
         for_each_3d("euler2d::fluxes_x", k0, k1, j0, j1, i0, i1 + 1, VolumeFaceFluxes<Real, 0, Scheme>{w_, fx_, gamma});
         for_each_3d("euler2d::fluxes_y", k0, k1, j0, j1 + 1, i0, i1, VolumeFaceFluxes<Real, 1, Scheme>{w_, fy_, gamma});
         for_each_3d("euler2d::fluxes_z", k0, k1 + 1, j0, j1, i0, i1, VolumeFaceFluxes<Real, 2, Scheme>{w_, fz_, gamma});
+        if (p_.scalars > 0) {  // from the mass fluxes just computed
+          using A = Array4<Real>;
+          for_each_3d("euler2d::scalar_fluxes_x", k0, k1, j0, j1, i0, i1 + 1,
+                      ScalarFluxes<Real, 0, Scheme, A, NPRIM_VOLUME>{w_, fx_, p_.scalars});
+          for_each_3d("euler2d::scalar_fluxes_y", k0, k1, j0, j1 + 1, i0, i1,
+                      ScalarFluxes<Real, 1, Scheme, A, NPRIM_VOLUME>{w_, fy_, p_.scalars});
+          for_each_3d("euler2d::scalar_fluxes_z", k0, k1 + 1, j0, j1, i0, i1,
+                      ScalarFluxes<Real, 2, Scheme, A, NPRIM_VOLUME>{w_, fz_, p_.scalars});
+        }
         const auto update = [&](auto blend) {
           constexpr bool B = decltype(blend)::value;
-          for_each_3d("euler2d::update", k0, k1, j0, j1, i0, i1,
-                      VolumeUpdate<Real, B, true>{u_base, u_in, u_out, fx_, fy_, fz_, inverse_[0], inverse_[1],
-                                                  inverse_[2], a, b, dt});
+          const VolumeUpdate<Real, B, true> gas{u_base,      u_in,        u_out,       fx_, fy_, fz_,
+                                                inverse_[0], inverse_[1], inverse_[2], a,   b,   dt};
+          for_each_3d("euler2d::update", k0, k1, j0, j1, i0, i1, gas);
+          if (p_.scalars > 0)
+            for_each_3d("euler2d::scalar_update", k0, k1, j0, j1, i0, i1,
+                        ScalarUpdate<VolumeUpdate<Real, B, true>>{gas, p_.scalars});
         };
         if (a == Real(0) && b == Real(1))
           update(std::false_type{});
