@@ -371,12 +371,13 @@ class VolumeSolver {
   Real stage(const Array4<Real>& u_base, const Array4<Real>& u_in, const Array4<Real>& u_out, Real a, Real b, Real dt,
              bool find_dt_bound) {
     halo_.fill(VolumeComponents<Array4<Real>>{u_in});
-    if (!p_.fused_stage)
+    if (!p_.fused_stage) {
       for_each_3d("euler2d::primitives", 0, grid_.extent(2), 0, grid_.extent(1), 0, grid_.extent(0),
                   VolumePrimitives<Real, true>{u_in, w_, Real(p_.gamma)});
-    if (p_.scalars > 0)
-      for_each_3d("euler2d::scalar_primitives", 0, grid_.extent(2), 0, grid_.extent(1), 0, grid_.extent(0),
-                  ScalarPrimitives<Array4<Real>, NPRIM_VOLUME>{u_in, w_, p_.scalars});
+      if (p_.scalars > 0)  // the split kernels only (the constructor refuses the fused stage with scalars)
+        for_each_3d("euler2d::scalar_primitives", 0, grid_.extent(2), 0, grid_.extent(1), 0, grid_.extent(0),
+                    ScalarPrimitives<Array4<Real>, NPRIM_VOLUME>{u_in, w_, p_.scalars});
+    }
     const long i0 = grid_.begin(0), i1 = grid_.end(0), j0 = grid_.begin(1), j1 = grid_.end(1), k0 = grid_.begin(2),
                k1 = grid_.end(2);
     Real bound = Kokkos::reduction_identity<Real>::min();
