@@ -53,6 +53,29 @@ void run_to(S& s, double end) {
 
 bool same_bits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }
 
+// Sod's tube along x, y and z in turn: n cells along it, 4 x 4 across,
+// outflow at its ends, keys_of(axis) and adjust(p, axis), run to `end`.
+// Returns each axis's fields; cell m along the tube is at m * tube_stride[axis].
+constexpr long tube_stride[3] = {1, 4, 16};
+template <class Keys, class Adjust>
+std::vector<std::vector<cfd::HostField<double>>> tube_along_axes(long n, double end, Keys keys_of, Adjust adjust) {
+  std::vector<std::vector<cfd::HostField<double>>> fields;
+  for (int axis = 0; axis < 3; ++axis) {
+    const long nx = axis == 0 ? n : 4, ny = axis == 1 ? n : 4, nz = axis == 2 ? n : 4;
+    Params p = base(std::string("sod_") + "xyz"[axis], nx, ny, nz, keys_of(axis));
+    if (axis == 0) p.boundary[0] = p.boundary[1] = cfd::BoundaryKind::outflow;
+    if (axis == 1) p.boundary[2] = p.boundary[3] = cfd::BoundaryKind::outflow;
+    if (axis == 2) p.boundary_z = {cfd::BoundaryKind::outflow, cfd::BoundaryKind::outflow};
+    adjust(p, axis);
+    VolumeSolver<double> s(p);
+    run_to(s, end);
+    fields.push_back(s.fields());
+  }
+  return fields;
+}
+std::vector<std::string> sod_keys(int) { return {"euler2d.gamma=1.4", "euler2d.riemann=hllc"}; }
+void as_given(Params&, int) {}
+
 // Runs p (nz planes) through the 3D kernels and the same case on one plane
 // through the 2D solver, `steps` steps of the 2D solver's dt (each step's dt
 // of the two the same bits, else a failure); returns how many values of
@@ -172,23 +195,12 @@ TEST(Euler3d, FusedStageGivesTheSplitKernelsBitsAcrossItsTilesAndColumns) {
 // solution is the 2D solver's bound (tests/test_euler2d.cpp).
 TEST(Euler3d, SodAlongXYAndZIsOneProfileBitForBitAndMatchesTheExactSolution) {
   const long n = 128;
-  std::vector<std::vector<cfd::HostField<double>>> fields;
-  for (int axis = 0; axis < 3; ++axis) {
-    const long nx = axis == 0 ? n : 4, ny = axis == 1 ? n : 4, nz = axis == 2 ? n : 4;
-    Params p = base(std::string("sod_") + "xyz" [axis], nx, ny, nz, { "euler2d.gamma=1.4", "euler2d.riemann=hllc" });
-    if (axis == 0) p.boundary[0] = p.boundary[1] = cfd::BoundaryKind::outflow;
-    if (axis == 1) p.boundary[2] = p.boundary[3] = cfd::BoundaryKind::outflow;
-    if (axis == 2) p.boundary_z = {cfd::BoundaryKind::outflow, cfd::BoundaryKind::outflow};
-    VolumeSolver<double> s(p);
-    run_to(s, 0.2);
-    fields.push_back(s.fields());
-  }
+  const auto fields = tube_along_axes(n, 0.2, sod_keys, as_given);
   // Cell m along the tube of each: x fastest, then y, then z.
-  const long stride[3] = {1, 4, 16};
   const int normal[3] = {1, 2, 3};
   for (int axis = 1; axis < 3; ++axis)
     for (long m = 0; m < n; ++m) {
-      const long at = m * stride[axis];
+      const long at = m * tube_stride[axis];
       ASSERT_TRUE(same_bits(fields[0][0].values[m], fields[axis][0].values[at])) << "rho, axis " << axis << ", " << m;
       ASSERT_TRUE(same_bits(fields[0][4].values[m], fields[axis][4].values[at])) << "p, axis " << axis << ", " << m;
       ASSERT_TRUE(same_bits(fields[0][1].values[m], fields[axis][normal[axis]].values[at])) << "v, axis " << axis;
@@ -532,24 +544,16 @@ TEST(Euler3dGravity, ExtrudedTwoDimensionalCaseWithGravityIsItsBitsOnEveryPlane)
 // one computation in three orientations, and the gas has moved under it.
 TEST(Euler3dGravity, SodFallingAlongXYAndZIsOneProfileBitForBit) {
   const long n = 64;
-  std::vector<std::vector<cfd::HostField<double>>> fields;
-  for (int axis = 0; axis < 3; ++axis) {
-    const long nx = axis == 0 ? n : 4, ny = axis == 1 ? n : 4, nz = axis == 2 ? n : 4;
-    Params p = base(std::string("sod_") + "xyz" [axis], nx, ny, nz,
-                    { "euler2d.gamma=1.4", "euler2d.riemann=hllc", std::string("gravity.") + "xyz"[axis] + "=-3" });
-    ASSERT_FALSE(p.fused_stage);
-    if (axis == 0) p.boundary[0] = p.boundary[1] = cfd::BoundaryKind::outflow;
-    if (axis == 1) p.boundary[2] = p.boundary[3] = cfd::BoundaryKind::outflow;
-    if (axis == 2) p.boundary_z = {cfd::BoundaryKind::outflow, cfd::BoundaryKind::outflow};
-    VolumeSolver<double> s(p);
-    run_to(s, 0.1);
-    fields.push_back(s.fields());
-  }
-  const long stride[3] = {1, 4, 16};
+  const auto keys = [](int axis) {
+    auto k = sod_keys(axis);
+    k.push_back(std::string("gravity.") + "xyz"[axis] + "=-3");
+    return k;
+  };
+  const auto fields = tube_along_axes(n, 0.1, keys, [](Params& p, int) { ASSERT_FALSE(p.fused_stage); });
   const int normal[3] = {1, 2, 3};
   for (int axis = 1; axis < 3; ++axis)
     for (long m = 0; m < n; ++m) {
-      const long at = m * stride[axis];
+      const long at = m * tube_stride[axis];
       ASSERT_TRUE(same_bits(fields[0][0].values[m], fields[axis][0].values[at])) << "rho, axis " << axis << ", " << m;
       ASSERT_TRUE(same_bits(fields[0][4].values[m], fields[axis][4].values[at])) << "p, axis " << axis << ", " << m;
       ASSERT_TRUE(same_bits(fields[0][1].values[m], fields[axis][normal[axis]].values[at])) << "v, axis " << axis;
@@ -661,20 +665,13 @@ TEST(Euler3dScalars, TotalsConservedAndBoundsKeptInAPeriodicBox) {
 // and the contact has carried it to the right of the diaphragm.
 TEST(Euler3dScalars, SodAlongXYAndZCarriesTheScalarAsOneProfileBitForBit) {
   const long n = 64;
-  std::vector<std::vector<cfd::HostField<double>>> fields;
-  for (int axis = 0; axis < 3; ++axis) {
-    const long nx = axis == 0 ? n : 4, ny = axis == 1 ? n : 4, nz = axis == 2 ? n : 4;
-    Params p = base(std::string("sod_") + "xyz" [axis], nx, ny, nz, { "euler2d.gamma=1.4", "euler2d.riemann=hllc" });
+  const auto fields = tube_along_axes(n, 0.1, sod_keys, [](Params& p, int axis) {
     const auto left = [axis](double x, double y, double z) { return (axis == 0 ? x : axis == 1 ? y : z) < 0.5; };
     p = with_scalars(p, {[left](double x, double y, double z) { return left(x, y, z) ? 1.0 : 0.0; }});
-    VolumeSolver<double> s(p);
-    run_to(s, 0.1);
-    fields.push_back(s.fields());
-  }
-  const long stride[3] = {1, 4, 16};
+  });
   for (int axis = 1; axis < 3; ++axis)
     for (long m = 0; m < n; ++m)
-      ASSERT_TRUE(same_bits(fields[0][5].values[m], fields[axis][5].values[m * stride[axis]]))
+      ASSERT_TRUE(same_bits(fields[0][5].values[m], fields[axis][5].values[m * tube_stride[axis]]))
           << "s1, axis " << axis << ", cell " << m;
   // The contact (speed 0.93 for Sod's states) is near x = 0.59 at t = 0.1.
   EXPECT_GT(fields[0][5].values[36], 0.9);  // x = 0.57
