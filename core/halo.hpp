@@ -127,6 +127,14 @@ struct SlabGeometry {
   }
 };
 
+// The slabs of `components` components along d of block b (what a halo
+// exchange sends, and the layout of an inflow face's values).
+inline SlabGeometry slab_geometry(const GridBlock& b, int d, int components) {
+  // The other two directions, lower first; a direction the block lacks has extent 1.
+  const long lower = b.extent(d == 0 ? 1 : 0), upper = b.extent(d == 2 ? 1 : 2);
+  return {d, b.begin(d), b.end(d), b.ghost, lower * upper, lower, components};
+}
+
 template <class Real>
 class HaloExchange {
  public:
@@ -228,12 +236,7 @@ class HaloExchange {
 
   // The steps of fill(), public only because nvcc refuses device lambdas in
   // private member functions.
-  SlabGeometry geometry(int d) const {
-    const GridBlock& b = dec_.block;
-    // The other two directions, lower first; a direction the block lacks has extent 1.
-    const long lower = b.extent(d == 0 ? 1 : 0), upper = b.extent(d == 2 ? 1 : 2);
-    return {d, b.begin(d), b.end(d), b.ghost, lower * upper, lower, components_};
-  }
+  SlabGeometry geometry(int d) const { return slab_geometry(dec_.block, d, components_); }
 
   // Periodic and held whole by this rank: each side's ghosts are the other
   // side's owned layers.

@@ -8,7 +8,10 @@
 // solution; the Sedov-Taylor shock follows its similarity radius; the keys of
 // 3D and what 3D refuses; the 3D fused stage gives the split kernels' bits;
 // gravity along the three axes (free fall, energy with the potential in a
-// closed box, a 2D case with gravity extruded along z).
+// closed box, a 2D case with gravity extruded along z); passive scalars;
+// inflow sides on all six sides (the tube's ends held at their states are
+// outflow's bits, a 2D case with three inflow sides extruded along z, each
+// stage's time, a state that is not physical).
 #include "physics/euler2d/volume_solver.hpp"
 #include "physics/gas/exact_riemann.hpp"
 #include "physics/solvers.hpp"
@@ -19,6 +22,7 @@
 #include <cmath>
 #include <cstring>
 #include <functional>
+#include <memory>
 #include <vector>
 
 using namespace cfd::euler2d;
@@ -415,7 +419,6 @@ TEST(Euler3dConfig, WhatThreeDimensionsDoNotHaveIsRefusedAtItsKey) {
     }
   };
   refused({"euler2d.original_faces=true"}, "euler2d.original_faces");
-  refused({"boundary.x_lo=inflow", "boundary.x_hi=outflow"}, "boundary.x_lo");
   refused({"boundary.z_lo=outflow"}, "boundary.z_lo");  // periodic in pairs
   refused({"euler2d.problem=sod_z", "sod_z.z_max=-1"}, "sod_z.z_max");
   refused({"time.cfl=0.34"}, "time.cfl");  // the three Courant numbers add up
@@ -427,6 +430,13 @@ TEST(Euler3dConfig, WhatThreeDimensionsDoNotHaveIsRefusedAtItsKey) {
     ADD_FAILURE() << "accepted gravity.z on a 2D grid";
   } catch (const cfd::ConfigError& e) {
     EXPECT_NE(std::string(e.what()).find("gravity.z"), std::string::npos) << e.what();
+  }
+  // Nor z sides for the gas to flow in through.
+  try {
+    params(cfd::default_case("euler2d", {"boundary.z_lo=inflow", "boundary.z_hi=outflow"}));
+    ADD_FAILURE() << "accepted an inflow z side on a 2D grid";
+  } catch (const cfd::ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find("boundary.z_lo"), std::string::npos) << e.what();
   }
   // The seed's z modulation needs a z.
   try {
@@ -676,4 +686,134 @@ TEST(Euler3dScalars, SodAlongXYAndZCarriesTheScalarAsOneProfileBitForBit) {
   // The contact (speed 0.93 for Sod's states) is near x = 0.59 at t = 0.1.
   EXPECT_GT(fields[0][5].values[36], 0.9);  // x = 0.57
   EXPECT_LT(fields[0][5].values[40], 0.1);  // x = 0.63
+}
+
+// ---- Inflow sides (inflow_ghosts.hpp): C++ states, as in test_euler2d.cpp,
+// so that a build without muparser runs them ----
+
+namespace {
+
+// Side s of the box held at (rho, 0, 0, 0, p) everywhere on it.
+void hold_side(Params& p, int s, double rho, double pressure) {
+  (s < 4 ? p.boundary[s] : p.boundary_z[s - 4]) = cfd::BoundaryKind::inflow;
+  p.inflow[s].state = [=](double, double, double, double) {
+    return cfd::gas::Primitive<double>{rho, 0, 0, 0, pressure};
+  };
+  p.inflow[s].applies = [](double, double, double, double) { return true; };
+}
+
+}  // namespace
+
+// Sod's tube along x, y and z with both ends held at the tube's end states:
+// before the waves reach the ends, outflow copies those states there, so
+// the ghosts (U as a cell holds it) give outflow's bits, in the fused stage
+// and in the split kernels, along each axis (sides x, y and z).
+TEST(Euler3dInflow, TubeEndsHeldAtTheirStatesAreOutflowBitForBitAlongXYAndZ) {
+  const long n = 48;
+  for (const bool fused : {true, false}) {
+    const auto split = [fused](Params& p, int) { p.fused_stage = fused; };
+    const auto outflow = tube_along_axes(n, 0.08, sod_keys, split);
+    const auto held = tube_along_axes(n, 0.08, sod_keys, [&](Params& p, int axis) {
+      split(p, axis);
+      hold_side(p, 2 * axis, 1, 1);
+      hold_side(p, 2 * axis + 1, 0.125, 0.1);
+    });
+    for (int axis = 0; axis < 3; ++axis)
+      for (size_t v = 0; v < outflow[axis].size(); ++v) {
+        const auto& a = outflow[axis][v].values;
+        const auto& b = held[axis][v].values;
+        ASSERT_EQ(a.size(), b.size());
+        EXPECT_EQ(std::memcmp(a.data(), b.data(), a.size() * sizeof(double)), 0)
+            << "axis " << axis << ", field " << v << (fused ? ", fused" : ", split");
+      }
+    // The waves moved (the comparison is not of two initial states).
+    EXPECT_NE(outflow[2][0].values[(n / 2) * tube_stride[2]], 0.125);
+  }
+}
+
+// A 2D case with three inflow sides (a steady x_lo, a y_lo that holds its
+// state left of x = 0.3 and reflects right of it, a y_hi whose state moves
+// with t) extruded over 4 planes: every plane the 2D split kernels' bits
+// after 20 RK3 steps, through the 3D fused stage and the 3D split kernels.
+TEST(Euler3dInflow, ExtrudedTwoDimensionalCaseWithInflowSidesIsItsBitsOnEveryPlane) {
+  const long nz = 4;
+  for (const bool fused : {true, false}) {
+    Params p = base("kh_mcnally", 24, 20, nz, {"kh_mcnally.z_max=4", "euler2d.riemann=hllc", "euler2d.integrator=rk3"});
+    p.fused_stage = fused;
+    p.boundary[1] = cfd::BoundaryKind::outflow;
+    hold_side(p, 0, 1.5, 2.5);
+    p.inflow[0].state = [](double, double y, double, double) {
+      return cfd::gas::Primitive<double>{1.5, 0.4, 0.1 * y, 0, 2.5};
+    };
+    hold_side(p, 2, 2, 3);
+    p.inflow[2].applies = [](double x, double, double, double) { return x < 0.3; };
+    p.inflow[2].elsewhere = cfd::BoundaryKind::reflecting;
+    hold_side(p, 3, 1, 2.5);
+    p.inflow[3].steady = false;
+    p.inflow[3].state = [](double x, double, double, double t) {
+      return cfd::gas::Primitive<double>{1 + 0.5 * std::sin(2 * M_PI * (x - 3 * t)), -0.2, 0, 0, 2.5};
+    };
+    EXPECT_EQ(extruded_differences(p, nz, 20), 0) << (fused ? "fused" : "split");
+  }
+}
+
+// A z side whose state reads t is evaluated at each stage's time (t; t + dt
+// for RK2; t, t + dt, t + dt/2 for SSP-RK3), and a steady z side once.
+TEST(Euler3dInflow, EvaluatedAtEachStagesTimeOrOnceWhenSteady) {
+  for (const char* integrator : {"euler", "rk2", "rk3"})
+    for (const bool fused : {true, false}) {
+      Params p = base("sod_z", 4, 4, 16, {std::string("euler2d.integrator=") + integrator});
+      p.fused_stage = fused;
+      hold_side(p, 4, 1, 1);
+      hold_side(p, 5, 0.125, 0.1);
+      auto times = std::make_shared<std::vector<double>>();
+      p.inflow[4].steady = false;
+      p.inflow[4].state = [times](double x, double y, double, double t) {
+        if (x < 0.25 && y < 0.25 && (times->empty() || times->back() != t)) times->push_back(t);  // one column's
+        return cfd::gas::Primitive<double>{1, 0, 0, 0, 1};
+      };
+      auto steady_calls = std::make_shared<long>(0);
+      const auto steady = p.inflow[5].state;
+      p.inflow[5].state = [steady, steady_calls](double x, double y, double z, double t) {
+        ++*steady_calls;
+        return steady(x, y, z, t);
+      };
+      VolumeSolver<double> s(p);
+      s.set_initial_state();
+      const long ghosts = 2 * (4 + 4) * (4 + 4);  // two layers of the 4 x 4 side and its margins of 2
+      EXPECT_EQ(*steady_calls, ghosts);
+      times->clear();
+      const double dt = 1e-3;
+      s.advance(dt);
+      s.advance(dt);
+      const std::vector<double> stages = integrator == std::string("euler") ? std::vector<double>{0}
+                                         : integrator == std::string("rk2") ? std::vector<double>{0, 1}
+                                                                            : std::vector<double>{0, 1, 0.5};
+      std::vector<double> expected;
+      for (double t0 : {0.0, dt})
+        for (double stage : stages) expected.push_back(t0 + stage * dt);
+      expected.erase(std::unique(expected.begin(), expected.end()), expected.end());
+      EXPECT_EQ(*times, expected) << integrator << (fused ? " fused" : " split");
+      EXPECT_EQ(*steady_calls, ghosts) << "a steady side is computed once";
+    }
+}
+
+// An inflow state that is not physical is refused at the start with the
+// side's key and the ghost cell's (x, y, z).
+TEST(Euler3dInflow, AStateThatIsNotPhysicalIsRefusedWithTheKeyAndThePosition) {
+  Params p = base("sod_z", 4, 4, 16, {});
+  hold_side(p, 4, 1, 1);
+  hold_side(p, 5, 0.125, 0.1);
+  p.inflow[5].state = [](double, double, double, double) { return cfd::gas::Primitive<double>{-1, 0, 0, 0, 1}; };
+  VolumeSolver<double> s(p);
+  try {
+    s.set_initial_state();
+    FAIL() << "a negative inflow density was taken";
+  } catch (const cfd::ConfigError& e) {
+    EXPECT_NE(
+        std::string(e.what()).find("boundary.z_hi (inflow_z_hi.rho) is not physical: the ghost cell at (x, y, z) = ("),
+        std::string::npos)
+        << e.what();
+    EXPECT_NE(std::string(e.what()).find("has density -1.0"), std::string::npos) << e.what();
+  }
 }

@@ -20,9 +20,6 @@ constexpr int max_scalars = 8;  // W holds 6 primitives and the scalars; the hal
 void refuse_in_3d(const Config& c, const Params& p) {
   const std::string why = " with grid.nz > 1: the 3D kernels do not have it yet (2D cases have grid.nz: 1)";
   if (p.original_faces) c.reject("euler2d.original_faces", "the tutorial's faces are 2D only;" + why);
-  const char* side_keys[4] = {"boundary.x_lo", "boundary.x_hi", "boundary.y_lo", "boundary.y_hi"};
-  for (int s = 0; s < 4; ++s)
-    if (p.boundary[s] == BoundaryKind::inflow) c.reject(side_keys[s], "inflow sides" + why);
   // dt = cfl min_d dx_d / (|v_d| + c), as in 2D and in AthenaK: a wave
   // along the cube's diagonal sees the three directions' Courant numbers
   // add up, and the update is stable while their sum is at most 1 (a sound
@@ -44,7 +41,7 @@ std::vector<KeySpec> keys() {
       {"grid.nz",
        KeyType::integer,
        "1",
-       "cells along z: 1 is a 2D case; more runs the 3D kernels (no tutorial faces or inflow sides in 3D yet)",
+       "cells along z: 1 is a 2D case; more runs the 3D kernels (no tutorial faces in 3D)",
        {},
        1,
        1e6},
@@ -92,23 +89,17 @@ std::vector<KeySpec> keys() {
        "of their own"},
       {"euler2d.gamma", KeyType::real, "1.6666666666666667", "ratio of specific heats", {}, 1.0000001, 10},
       {"boundary.x_lo", KeyType::choice, "periodic",
-       "boundary at the lower x side (inflow: ghost cells at a state from formulas, keys inflow.x_lo.*)", sides},
+       "boundary at the lower x side (inflow: ghost cells at a state from formulas, keys inflow_x_lo.*)", sides},
       {"boundary.x_hi", KeyType::choice, "periodic",
-       "boundary at the upper x side (inflow: ghost cells at a state from formulas, keys inflow.x_hi.*)", sides},
+       "boundary at the upper x side (inflow: ghost cells at a state from formulas, keys inflow_x_hi.*)", sides},
       {"boundary.y_lo", KeyType::choice, "periodic",
-       "boundary at the lower y side (inflow: ghost cells at a state from formulas, keys inflow.y_lo.*)", sides},
+       "boundary at the lower y side (inflow: ghost cells at a state from formulas, keys inflow_y_lo.*)", sides},
       {"boundary.y_hi", KeyType::choice, "periodic",
-       "boundary at the upper y side (inflow: ghost cells at a state from formulas, keys inflow.y_hi.*)", sides},
-      {"boundary.z_lo",
-       KeyType::choice,
-       "periodic",
-       "boundary at the lower z side of a 3D grid (grid.nz > 1)",
-       {"periodic", "outflow", "reflecting"}},
-      {"boundary.z_hi",
-       KeyType::choice,
-       "periodic",
-       "boundary at the upper z side of a 3D grid (grid.nz > 1)",
-       {"periodic", "outflow", "reflecting"}},
+       "boundary at the upper y side (inflow: ghost cells at a state from formulas, keys inflow_y_hi.*)", sides},
+      {"boundary.z_lo", KeyType::choice, "periodic",
+       "boundary at the lower z side of a 3D grid (grid.nz > 1; inflow: keys inflow_z_lo.*)", sides},
+      {"boundary.z_hi", KeyType::choice, "periodic",
+       "boundary at the upper z side of a 3D grid (grid.nz > 1; inflow: keys inflow_z_hi.*)", sides},
       {"euler2d.scalars",
        KeyType::integer,
        "0",
@@ -196,9 +187,14 @@ Params params(const Config& c) {
     const std::string& b = c.get_string(s == 0 ? "boundary.z_lo" : "boundary.z_hi");
     p.boundary_z[s] = b == "outflow"      ? BoundaryKind::outflow
                       : b == "reflecting" ? BoundaryKind::reflecting
+                      : b == "inflow"     ? BoundaryKind::inflow
                                           : BoundaryKind::periodic;
   }
-  p.inflow = inflow_sides(c, p.boundary);
+  for (int s = 0; s < 2; ++s)
+    if (!p.three_d() && p.boundary_z[s] == BoundaryKind::inflow)
+      c.reject(s == 0 ? "boundary.z_lo" : "boundary.z_hi",
+               "a 2D case (grid.nz: 1) has no z sides for the gas to flow in through; give grid.nz > 1");
+  p.inflow = inflow_sides(c, p.sides());
   p.output_interval = c.get_real("output.time_interval");
   p.gravity = {c.get_real("gravity.x"), c.get_real("gravity.y"), c.get_real("gravity.z")};
   // A 2D case carries vz but has no z faces: a z acceleration would add

@@ -41,8 +41,13 @@ struct Params {
                                        BoundaryKind::periodic};                            // x_lo, x_hi, y_lo, y_hi
   std::array<BoundaryKind, 2> boundary_z{BoundaryKind::periodic, BoundaryKind::periodic};  // 3D grids: z_lo, z_hi
   bool three_d() const { return nz > 1; }
-  std::array<InflowSide, 4> inflow;  // the formulas of the sides whose boundary is inflow (inflow_sides.hpp)
-  double output_interval = 0;        // snapshots every this much simulated time (0: initial and final)
+  // The six sides' kinds in side_names' order (x_lo, x_hi, y_lo, y_hi, z_lo, z_hi).
+  std::array<BoundaryKind, side_count> sides() const {
+    return {boundary[0], boundary[1], boundary[2], boundary[3], boundary_z[0], boundary_z[1]};
+  }
+  // The formulas of the sides whose boundary is inflow (inflow_sides.hpp), in sides()' order.
+  std::array<InflowSide, side_count> inflow;
+  double output_interval = 0;  // snapshots every this much simulated time (0: initial and final)
   // A constant acceleration (gravity.x, .y, .z; z in 3D only); the split kernels apply it.
   std::array<double, 3> gravity{0, 0, 0};
   bool has_gravity() const { return gravity[0] != 0 || gravity[1] != 0 || gravity[2] != 0; }

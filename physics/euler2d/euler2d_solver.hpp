@@ -14,6 +14,7 @@
 #include "physics/euler2d/euler2d_kernels.hpp"
 #include "physics/euler2d/euler2d_params.hpp"
 #include "physics/euler2d/fused_stage.hpp"
+#include "physics/euler2d/inflow_ghosts.hpp"
 #include "physics/gas/state_fields.hpp"
 
 #include <cmath>
@@ -62,9 +63,9 @@ class Solver {
         dy_("euler2d::dy", grid_.extent(1)),
         inv_dx_("euler2d::inv_dx", grid_.extent(0)),
         inv_dy_("euler2d::inv_dy", grid_.extent(1)),
-        inflow_(inflow_arrays()),
         // The fused stage fills U's ghosts, the split kernels W's.
-        halo_(dec, p.fused_stage ? int(NCONS) : int(NPRIM) + p.scalars, faces()) {
+        inflow_(p.inflow, p.sides(), grid_, halo_components(p)),
+        halo_(dec, halo_components(p), faces()) {
     if (p.problem == nullptr || !p.initial)
       throw std::logic_error("euler2d::Solver: Params without a problem (make them with euler2d::params)");
     if (p.has_gravity() && p.fused_stage)
@@ -90,7 +91,6 @@ class Solver {
       Kokkos::deep_copy(d == 0 ? dx_ : dy_, widths);
       Kokkos::deep_copy(d == 0 ? inv_dx_ : inv_dy_, inverses);
     }
-    for (int s = 0; s < 4; ++s) inflow_host_[s] = Kokkos::create_mirror_view(inflow_[s]);
   }
 
   // Cell centre of global cell k as the tutorial takes it: the mean of its two faces.
@@ -135,7 +135,7 @@ class Solver {
         }
       }
     refuse_bad_initial_state(bad, bad_values);
-    refuse_bad_inflow(inflow_ghosts(time));
+    InflowGhosts<Real>::refuse(inflow_ghosts(time), dec_, false);
     Kokkos::deep_copy(u_, host);
     step_ = 0;
     time_ = 0;
@@ -413,13 +413,13 @@ class Solver {
     Kokkos::deep_copy(u_, host);
     step_ = static_cast<long>(clock_value(clock, "step"));
     time_ = clock_value(clock, "time");
-    inflow_current_ = false;
+    inflow_.stale();
     state_changed();
   }
 
   void release() {
     u_ = u_stage_ = u_stage2_ = w_ = fx_ = fy_ = Array3<Real>();
-    for (int s = 0; s < 4; ++s) inflow_[s] = InflowValues(), inflow_host_[s] = typename InflowValues::HostMirror();
+    inflow_.release();
     dx_ = dy_ = inv_dx_ = inv_dy_ = Array1<Real>();
     halo_.release();
   }
@@ -508,104 +508,38 @@ class Solver {
     f.kind[0] = {p_.boundary[0], p_.boundary[1]};
     f.kind[1] = {p_.boundary[2], p_.boundary[3]};
     f.normal_component = {IVX, IVY, -1};
-    for (int s = 0; s < 4; ++s) {
-      f.inflow[s / 2][s % 2] = inflow_[s];
-      f.elsewhere[s / 2][s % 2] = p_.inflow[s].elsewhere;
-    }
+    inflow_.attach(f);
     return f;
   }
 
-  // ---- Inflow sides (inflow_sides.hpp) ----
-  using InflowValues = Kokkos::View<Real***, MemSpace>;
+  static int halo_components(const Params& p) { return p.fused_stage ? int(NCONS) : int(NPRIM) + p.scalars; }
 
-  // The ghost values of each inflow side as the halo takes them
-  // (FaceBoundaries::inflow): (variable, layer, t) and one more variable,
-  // where they apply; empty for the other sides.
-  std::array<InflowValues, 4> inflow_arrays() const {
-    std::array<InflowValues, 4> a;
-    const int vars = p_.fused_stage ? int(NCONS) : int(NPRIM) + p_.scalars;
-    for (int s = 0; s < 4; ++s)
-      if (p_.boundary[s] == BoundaryKind::inflow)
-        a[s] = InflowValues("euler2d::inflow", vars + 1, ghost, grid_.extent(s < 2 ? 1 : 0));
-    return a;
-  }
-
-  // A ghost cell of an inflow side whose state is not physical.
-  struct BadInflow {
-    int side = -1;  // -1: none
-    double x = 0, y = 0, rho = 0, p = 0, time = 0;
-  };
-
-  // The inflow sides' ghost values at `time`, from their formulas on the
-  // host, before a stage's fill; a side none of whose formulas reads t is
-  // computed once. A ghost takes the state as a cell of the block would
-  // hold it: U in the working precision, and for the split kernels W from U
-  // as ComputePrimitives finds it, so that a side at the state of its
-  // neighbouring cells is what outflow would give, bit for bit. Returns this
-  // rank's first ghost whose state is not physical.
-  BadInflow inflow_ghosts(double time) {
-    BadInflow bad;
-    bool any = false;
-    for (int s = 0; s < 4; ++s) {
-      const int d = s / 2, side = s % 2;
-      if (inflow_[s].extent(0) == 0 || dec_.has_neighbour(d, side)) continue;
-      if (inflow_current_ && p_.inflow[s].steady) continue;
-      any = true;
-      const auto& host = inflow_host_[s];
-      const int applies = int(host.extent(0)) - 1;
-      const Real gamma = Real(p_.gamma);
-      for (long layer = 0; layer < ghost; ++layer)
-        for (long t = 0; t < long(host.extent(2)); ++t) {
-          const long pos = side == 0 ? grid_.begin(d) - 1 - layer : grid_.end(d) + layer;
-          const long i = d == 0 ? pos : t, j = d == 0 ? t : pos;
-          const double x = centre(0, grid_.global_index(0, i)), y = centre(1, grid_.global_index(1, j));
-          const bool here = p_.inflow[s].applies(x, y, 0, time);
-          host(applies, layer, t) = here ? Real(1) : Real(0);
-          const gas::Primitive<double> w =
-              here ? p_.inflow[s].state(x, y, 0, time) : gas::Primitive<double>{1, 0, 0, 0, 1};
-          const gas::Conserved<Real> c = gas::to_conserved(
-              gas::Primitive<Real>{Real(w.rho), Real(w.vx), Real(w.vy), Real(w.vz), Real(w.p)}, gamma);
-          const CellPrimitives<Real> cell = reciprocal_cells()
-                                                ? cell_primitives<true>(c.rho, c.mx, c.my, c.mz, c.energy, gamma)
-                                                : cell_primitives(c.rho, c.mx, c.my, c.mz, c.energy, gamma);
-          if (p_.fused_stage) {
-            const Real u[NCONS] = {c.rho, c.mx, c.my, c.mz, c.energy};
-            for (int v = 0; v < NCONS; ++v) host(v, layer, t) = u[v];
-          } else {
-            host(IDN, layer, t) = cell.rho, host(IVX, layer, t) = cell.vx, host(IVY, layer, t) = cell.vy;
-            host(IVZ, layer, t) = cell.vz, host(IEI, layer, t) = cell.e, host(IPR, layer, t) = cell.p;
-            for (int k = 0; k < p_.scalars; ++k) host(NPRIM + k, layer, t) = Real(0);  // inflow brings no scalar
-          }
-          const bool finite = std::isfinite(double(cell.rho)) && std::isfinite(double(cell.vx)) &&
-                              std::isfinite(double(cell.vy)) && std::isfinite(double(cell.p));
-          if (bad.side < 0 && (!finite || !(cell.rho > Real(0)) || !(cell.p > Real(0))))
-            bad = {s, x, y, double(cell.rho), double(cell.p), time};
-        }
-      Kokkos::deep_copy(inflow_[s], host);
-    }
-    if (any) inflow_current_ = true;
-    return bad;
-  }
-
-  // Refuses an inflow state that is not physical on any rank, naming the
-  // side's key and where (every rank throws the same error).
-  void refuse_bad_inflow(const BadInflow& mine) const {
-    const long none = std::numeric_limits<long>::max();
-    const long first = dec_.comm.min(mine.side < 0 ? none : long(dec_.comm.rank()));
-    if (first == none) return;
-    double v[6] = {double(mine.side), mine.x, mine.y, mine.rho, mine.p, mine.time};
-    dec_.comm.from_owner(first == dec_.comm.rank(), v, 6);
-    const std::string side = side_names[int(v[0])];
-    const bool rho_bad = !std::isfinite(v[3]) || !(v[3] > 0), p_bad = !rho_bad && (!std::isfinite(v[4]) || !(v[4] > 0));
-    const std::string what = rho_bad ? "density " + format_real(v[3])
-                             : p_bad ? "pressure " + format_real(v[4])
-                                     : std::string("a velocity that is not finite");
-    throw ConfigError("euler2d: error: the inflow state of boundary." + side + " (inflow_" + side + "." +
-                      (rho_bad ? "rho"
-                       : p_bad ? "p"
-                               : "vx, vy") +
-                      ") is not physical: the ghost cell at (x, y) = (" + format_real(v[1]) + ", " + format_real(v[2]) +
-                      ") at t = " + format_real(v[5]) + " has " + what + (p_.fp32 ? " (in fp32)" : ""));
+  // The inflow sides' ghost values at `time` (inflow_ghosts.hpp): U in the
+  // working precision for the fused stage, and for the split kernels W from
+  // U as ComputePrimitives finds it (no scalar flows in).
+  typename InflowGhosts<Real>::Bad inflow_ghosts(double time) {
+    const Real gamma = Real(p_.gamma);
+    const auto position = [&](long i, long j, long) {
+      return std::array<double, 3>{centre(0, grid_.global_index(0, i)), centre(1, grid_.global_index(1, j)), 0.0};
+    };
+    const auto primitives = [&](const gas::Conserved<Real>& c) {
+      return reciprocal_cells() ? cell_primitives<true>(c.rho, c.mx, c.my, c.mz, c.energy, gamma)
+                                : cell_primitives(c.rho, c.mx, c.my, c.mz, c.energy, gamma);
+    };
+    const bool fused = p_.fused_stage;
+    const int scalars = p_.scalars;
+    const auto store = [fused, scalars](const auto& host, long layer, long t, const gas::Conserved<Real>& c,
+                                        const CellPrimitives<Real>& cell) {
+      if (fused) {
+        const Real u[NCONS] = {c.rho, c.mx, c.my, c.mz, c.energy};
+        for (int v = 0; v < NCONS; ++v) host(v, layer, t) = u[v];
+        return;
+      }
+      host(IDN, layer, t) = cell.rho, host(IVX, layer, t) = cell.vx, host(IVY, layer, t) = cell.vy;
+      host(IVZ, layer, t) = cell.vz, host(IEI, layer, t) = cell.e, host(IPR, layer, t) = cell.p;
+      for (int k = 0; k < scalars; ++k) host(NPRIM + k, layer, t) = Real(0);
+    };
+    return inflow_.refresh(time, dec_, gamma, position, primitives, store);
   }
 
   // The primitives the face scheme reads: by reciprocals in the modern
@@ -682,9 +616,7 @@ class Solver {
   GridBlock grid_;
   Array3<Real> u_, u_stage_, u_stage2_, w_, fx_, fy_;
   Array1<Real> dx_, dy_, inv_dx_, inv_dy_;  // cell widths and their reciprocals
-  std::array<InflowValues, 4> inflow_;      // the inflow sides' ghost values (before halo_, which holds them)
-  std::array<typename InflowValues::HostMirror, 4> inflow_host_;
-  bool inflow_current_ = false;  // the steady inflow sides' values are computed
+  InflowGhosts<Real> inflow_;               // the inflow sides' ghost values (before halo_, which holds them)
   HaloExchange<Real> halo_;
   long step_ = 0;
   double time_ = 0;

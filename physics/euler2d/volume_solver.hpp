@@ -7,9 +7,10 @@
 // euler2d.fused_stage: false the kernels of volume_kernels.hpp, W of the
 // block, the x, y and z fluxes into arrays and the update from them (the
 // same bits). Gravity and passive scalars run the split kernels, as in 2D
-// (GravitySource and the Scalar* kernels: one source for both). The 2D
-// solver (euler2d_solver.hpp) keeps the tutorial's faces and inflow sides;
-// euler2d::params refuses those with grid.nz > 1, naming the key.
+// (GravitySource and the Scalar* kernels: one source for both), and so do
+// the inflow sides (inflow_ghosts.hpp), on any of the six sides. The 2D
+// solver (euler2d_solver.hpp) keeps the tutorial's faces; euler2d::params
+// refuses those with grid.nz > 1, naming the key.
 #pragma once
 
 #include "core/block_cells.hpp"
@@ -21,6 +22,7 @@
 #include "core/snapshot.hpp"
 #include "physics/euler2d/euler2d_params.hpp"
 #include "physics/euler2d/euler2d_solver.hpp"  // Totals
+#include "physics/euler2d/inflow_ghosts.hpp"
 #include "physics/euler2d/volume_fused_stage.hpp"
 #include "physics/euler2d/volume_kernels.hpp"
 #include "physics/gas/state_fields.hpp"
@@ -61,6 +63,7 @@ class VolumeSolver {
         fx_(p.fused_stage ? Array4<Real>() : array("euler2d::flux_x", NCONS + p.scalars, 0, 0, 1)),
         fy_(p.fused_stage ? Array4<Real>() : array("euler2d::flux_y", NCONS + p.scalars, 0, 1, 0)),
         fz_(p.fused_stage ? Array4<Real>() : array("euler2d::flux_z", NCONS + p.scalars, 1, 0, 0)),
+        inflow_(p.inflow, p.sides(), grid_, NCONS + p.scalars),
         halo_(dec, NCONS + p.scalars, faces()) {
     if (p.problem == nullptr || !p.initial)
       throw std::logic_error("euler2d::VolumeSolver: Params without a problem (make them with euler2d::params)");
@@ -119,6 +122,7 @@ class VolumeSolver {
           }
         }
     refuse_bad_initial_state(bad, bad_values);
+    InflowGhosts<Real>::refuse(inflow_ghosts(time), dec_, true);
     Kokkos::deep_copy(u_, host);
     dt_bound_known_ = false;
     step_ = 0;
@@ -174,20 +178,29 @@ class VolumeSolver {
     // SSP-RK3's second stage a second buffer (as the 2D fused stage). The
     // split kernels read u_in at its own cell only (and W), so they update
     // in place. Either way the same arithmetic.
+    // Each stage's inflow ghosts at the time its state stands for: t, then
+    // t + dt (RK2), or t, t + dt, t + dt/2 (SSP-RK3), as in 2D.
     const bool apart = p_.fused_stage;
+    const auto at = [&](double c) { inflow_ghosts(time_ + c * dt); };
     switch (p_.integrator) {
       case Integrator::euler:
+        at(0);
         dt_bound_ = stage(u_, u_, apart ? u_stage_ : u_, Real(0), Real(1), h, true);
         if (apart) std::swap(u_, u_stage_);
         break;
       case Integrator::rk2:  // as the 2D solver's split_step
+        at(0);
         stage(u_, u_, u_stage_, Real(0), Real(1), h, false);
+        at(1);
         dt_bound_ = stage(u_, u_stage_, u_, Real(0.5), Real(0.5), h, true);
         break;
       case Integrator::rk3: {
         const Array4<Real>& second = apart ? u_stage2_ : u_stage_;
+        at(0);
         stage(u_, u_, u_stage_, Real(0), Real(1), h, false);
+        at(1);
         stage(u_, u_stage_, second, Real(0.75), Real(0.25), h, false);
+        at(0.5);
         dt_bound_ = stage(u_, second, u_, Real(1) / Real(3), Real(2) / Real(3), h, true);
         break;
       }
@@ -272,6 +285,7 @@ class VolumeSolver {
   Attributes clock() const { return {{"step", static_cast<double>(step_)}, {"time", time_}}; }
   void restore(const std::vector<HostField<Real>>& state, const Attributes& clock) {
     restore_owned_cells(u_, state, NCONS + p_.scalars, grid_);
+    inflow_.stale();
     dt_bound_known_ = false;
     step_ = static_cast<long>(clock_value(clock, "step"));
     time_ = clock_value(clock, "time");
@@ -282,6 +296,7 @@ class VolumeSolver {
     u_ = u_stage_ = u_stage2_ = w_ = fx_ = fy_ = fz_ = output_ = Array4<Real>();
     for (auto& a : width_) a = Array1<Real>();
     for (auto& a : inverse_) a = Array1<Real>();
+    inflow_.release();
     halo_.release();
   }
 
@@ -342,7 +357,29 @@ class VolumeSolver {
     f.kind[1] = {p_.boundary[2], p_.boundary[3]};
     f.kind[2] = {p_.boundary_z[0], p_.boundary_z[1]};
     f.normal_component = {IVX, IVY, IVZ};
+    inflow_.attach(f);
     return f;
+  }
+
+  // The inflow sides' ghost values at `time` (inflow_ghosts.hpp): U in the
+  // working precision (the halo fills U's ghosts; no scalar flows in).
+  typename InflowGhosts<Real>::Bad inflow_ghosts(double time) {
+    const Real gamma = Real(p_.gamma);
+    const auto position = [&](long i, long j, long k) {
+      return std::array<double, 3>{centre(0, grid_.global_index(0, i)), centre(1, grid_.global_index(1, j)),
+                                   centre(2, grid_.global_index(2, k))};
+    };
+    const auto primitives = [gamma](const gas::Conserved<Real>& c) {
+      return cell_primitives<true>(c.rho, c.mx, c.my, c.mz, c.energy, gamma);
+    };
+    const int scalars = p_.scalars;
+    const auto store = [scalars](const auto& host, long layer, long t, const gas::Conserved<Real>& c,
+                                 const CellPrimitives<Real>&) {
+      const Real u[NCONS] = {c.rho, c.mx, c.my, c.mz, c.energy};
+      for (int v = 0; v < NCONS; ++v) host(v, layer, t) = u[v];
+      for (int n = 0; n < scalars; ++n) host(NCONS + n, layer, t) = Real(0);
+    };
+    return inflow_.refresh(time, dec_, gamma, position, primitives, store);
   }
 
   void refuse_bad_initial_state(long bad, const double values[2]) const {
@@ -438,6 +475,7 @@ class VolumeSolver {
   Array4<Real> u_, u_stage_, u_stage2_, w_, fx_, fy_, fz_;
   mutable Array4<Real> output_;
   std::array<Array1<Real>, 3> width_, inverse_;
+  InflowGhosts<Real> inflow_;  // the inflow sides' ghost values (before halo_, which holds them)
   HaloExchange<Real> halo_;
   long step_ = 0;
   double time_ = 0;
