@@ -106,10 +106,16 @@ struct VolumeFusedStage {
   // FP64 (64 registers) ptxas spills about 300 bytes a thread, and three
   // (80 registers, 140 bytes) ran faster on an H100 at 512^3, 2.32e9
   // cell-updates/s against 2.01e9 (hlle), 2.22e9 against 1.97e9 (hllc). FP32:
-  // six (40 registers) against four, 3.91e9 against 3.76e9 (hlle), 3.78e9
-  // against 3.52e9 (hllc). docs/performance.md.
+  // six (40 registers) against four, 3.91e9 against 3.76e9 (hlle). HLLC
+  // holds both star states and spills most (144-184 bytes of stack a thread
+  // against hlle's 104-120 at three teams): two teams in FP64 (128
+  // registers) ran at 2.71e9 against 2.57e9 at three, four in FP32 at 5.57e9
+  // against 3.49e9 at six (H100, 512^3, the W-free stage; before it, six
+  // beat four for hllc too, 3.78e9 against 3.52e9). docs/performance.md.
+  static constexpr int wanted_teams =
+      Scheme::riemann == gas::RiemannSolver::hllc ? (sizeof(Real) == 4 ? 4 : 2) : (sizeof(Real) == 4 ? 6 : 3);
   static constexpr int teams_per_sm =
-      host_backend ? 0 : gpu_blocks_per_sm(scratch_bytes_at_most, team_threads, sizeof(Real) == 4 ? 6 : 3);
+      host_backend ? 0 : gpu_blocks_per_sm(scratch_bytes_at_most, team_threads, wanted_teams);
   using Policy = Kokkos::TeamPolicy<ExecSpace, Kokkos::LaunchBounds<host_backend ? 0 : team_threads, teams_per_sm>>;
   static_assert(host_backend || long(tile_j + 2 * ghost) * (tile_i + 2 * ghost) * (tile_i + 2 * ghost) < 65536,
                 "for_tile_cells needs cell * width < 2^16 over the plane and its margin");
