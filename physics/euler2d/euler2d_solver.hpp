@@ -15,6 +15,7 @@
 #include "physics/euler2d/euler2d_params.hpp"
 #include "physics/euler2d/fused_stage.hpp"
 #include "physics/euler2d/inflow_ghosts.hpp"
+#include "physics/euler2d/runge_kutta.hpp"
 #include "physics/gas/state_fields.hpp"
 
 #include <cmath>
@@ -237,70 +238,21 @@ class Solver {
   }
 
   void advance(double dt) {
-    const Real h = Real(dt);
     // Each stage's inflow ghosts at the time its state stands for: t, then
     // t + dt (RK2), or t, t + dt, t + dt/2 (SSP-RK3).
     const auto at = [&](double c) { inflow_ghosts(time_ + c * dt); };
-    if (p_.fused_stage)
-      fused_step(h, at);
-    else
-      split_step(h, at);
+    // The fused stage fills U_in's ghosts and runs one kernel, which finds
+    // the next dt bound with the last stage; the split kernels fill W's.
+    const auto one_stage = [&](const Array3<Real>& u_base, const Array3<Real>& u_in, const Array3<Real>& u_out, Real a,
+                               Real b, Real h, bool last) {
+      if (p_.fused_stage) return fused(u_base, u_in, u_out, a, b, h, last);
+      stage(u_base, u_in, u_out, a, b, h);
+      return Real(0);
+    };
+    dt_bound_ = ssp_step(p_.integrator, p_.fused_stage, u_, u_stage_, u_stage2_, Real(dt), at, one_stage);
+    dt_bound_known_ = p_.fused_stage;
     ++step_;
     time_ += dt;
-  }
-
-  // One step with a fused kernel per stage. No stage writes what it reads
-  // around a cell (u_in), so each has its own input buffer.
-  template <class At>
-  void fused_step(Real h, const At& at) {
-    switch (p_.integrator) {
-      case Integrator::euler:
-        at(0);
-        dt_bound_ = fused(u_, u_, u_stage_, Real(0), Real(1), h, true);
-        std::swap(u_, u_stage_);
-        break;
-      case Integrator::rk2:
-        at(0);
-        fused(u_, u_, u_stage_, Real(0), Real(1), h, false);
-        at(1);
-        dt_bound_ = fused(u_, u_stage_, u_, Real(0.5), Real(0.5), h, true);
-        break;
-      case Integrator::rk3:
-        at(0);
-        fused(u_, u_, u_stage_, Real(0), Real(1), h, false);
-        at(1);
-        fused(u_, u_stage_, u_stage2_, Real(0.75), Real(0.25), h, false);
-        at(0.5);
-        dt_bound_ = fused(u_, u_stage2_, u_, Real(1) / Real(3), Real(2) / Real(3), h, true);
-        break;
-    }
-    dt_bound_known_ = true;
-  }
-
-  template <class At>
-  void split_step(Real h, const At& at) {
-    switch (p_.integrator) {
-      case Integrator::euler:
-        at(0);
-        stage(u_, u_, u_, Real(0), Real(1), h);
-        break;
-      // Shu & Osher. The first stage goes to u_stage_ and later stages read it,
-      // so u_ itself is the base and no copy of the state is needed.
-      case Integrator::rk2:  // u1 = u + dt L(u); u = u/2 + (u1 + dt L(u1))/2
-        at(0);
-        stage(u_, u_, u_stage_, Real(0), Real(1), h);
-        at(1);
-        stage(u_, u_stage_, u_, Real(0.5), Real(0.5), h);
-        break;
-      case Integrator::rk3:  // u1 = u + dt L(u); u2 = 3/4 u + 1/4 (u1 + dt L(u1)); u = 1/3 u + 2/3 (u2 + dt L(u2))
-        at(0);
-        stage(u_, u_, u_stage_, Real(0), Real(1), h);
-        at(1);
-        stage(u_, u_stage_, u_stage_, Real(0.75), Real(0.25), h);
-        at(0.5);
-        stage(u_, u_stage_, u_, Real(1) / Real(3), Real(2) / Real(3), h);
-        break;
-    }
   }
 
   // Each passive scalar's total, the sum of rho*s_k times the cell area

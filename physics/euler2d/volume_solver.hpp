@@ -23,6 +23,7 @@
 #include "physics/euler2d/euler2d_params.hpp"
 #include "physics/euler2d/euler2d_solver.hpp"  // Totals
 #include "physics/euler2d/inflow_ghosts.hpp"
+#include "physics/euler2d/runge_kutta.hpp"
 #include "physics/euler2d/volume_fused_stage.hpp"
 #include "physics/euler2d/volume_kernels.hpp"
 #include "physics/gas/state_fields.hpp"
@@ -172,40 +173,15 @@ class VolumeSolver {
   }
 
   void advance(double dt) {
-    const Real h = Real(dt);
     // The fused stage reads u_in around each cell, so no stage of it may
-    // write its input: forward Euler writes the stage buffer and swaps, and
-    // SSP-RK3's second stage a second buffer (as the 2D fused stage). The
-    // split kernels read u_in at its own cell only (and W), so they update
-    // in place. Either way the same arithmetic.
-    // Each stage's inflow ghosts at the time its state stands for: t, then
-    // t + dt (RK2), or t, t + dt, t + dt/2 (SSP-RK3), as in 2D.
-    const bool apart = p_.fused_stage;
+    // write its input (runge_kutta.hpp); the split kernels read u_in at its
+    // own cell only (and W), so they update in place. Either way the same
+    // arithmetic. Each stage's inflow ghosts at the time its state stands for.
     const auto at = [&](double c) { inflow_ghosts(time_ + c * dt); };
-    switch (p_.integrator) {
-      case Integrator::euler:
-        at(0);
-        dt_bound_ = stage(u_, u_, apart ? u_stage_ : u_, Real(0), Real(1), h, true);
-        if (apart) std::swap(u_, u_stage_);
-        break;
-      case Integrator::rk2:  // as the 2D solver's split_step
-        at(0);
-        stage(u_, u_, u_stage_, Real(0), Real(1), h, false);
-        at(1);
-        dt_bound_ = stage(u_, u_stage_, u_, Real(0.5), Real(0.5), h, true);
-        break;
-      case Integrator::rk3: {
-        const Array4<Real>& second = apart ? u_stage2_ : u_stage_;
-        at(0);
-        stage(u_, u_, u_stage_, Real(0), Real(1), h, false);
-        at(1);
-        stage(u_, u_stage_, second, Real(0.75), Real(0.25), h, false);
-        at(0.5);
-        dt_bound_ = stage(u_, second, u_, Real(1) / Real(3), Real(2) / Real(3), h, true);
-        break;
-      }
-    }
-    dt_bound_known_ = apart;
+    const auto one_stage = [&](const Array4<Real>& u_base, const Array4<Real>& u_in, const Array4<Real>& u_out, Real a,
+                               Real b, Real h, bool last) { return stage(u_base, u_in, u_out, a, b, h, last); };
+    dt_bound_ = ssp_step(p_.integrator, p_.fused_stage, u_, u_stage_, u_stage2_, Real(dt), at, one_stage);
+    dt_bound_known_ = p_.fused_stage;
     ++step_;
     time_ += dt;
   }
