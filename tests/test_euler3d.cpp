@@ -11,7 +11,8 @@
 // closed box, a 2D case with gravity extruded along z); passive scalars;
 // inflow sides on all six sides (the tube's ends held at their states are
 // outflow's bits, a 2D case with three inflow sides extruded along z, each
-// stage's time, a state that is not physical).
+// stage's time, where each side's values land, a state that is not
+// physical).
 #include "physics/euler2d/volume_solver.hpp"
 #include "physics/gas/exact_riemann.hpp"
 #include "physics/solvers.hpp"
@@ -816,4 +817,62 @@ TEST(Euler3dInflow, AStateThatIsNotPhysicalIsRefusedWithTheKeyAndThePosition) {
         << e.what();
     EXPECT_NE(std::string(e.what()).find("has density -1.0"), std::string::npos) << e.what();
   }
+}
+
+// Where each side's values land: a uniform gas at rest in a box of walls,
+// one side inflow where its first other axis is below 0.5 (a wall
+// elsewhere), its ghosts' density varying along its second other axis at a
+// pressure above the gas's. After one forward Euler step only the cells
+// beside that part of the side have changed (the walls and the uniform gas
+// give exact zeros), each row along the first axis the same bits and the
+// rows along the second different: a side whose values did not reach the
+// halo, or whose slab were read transposed, fails. All six sides, the
+// fused stage and the split kernels.
+TEST(Euler3dInflow, EachSidesValuesLandOnItsGhostCellsOnlyWhereTheyApply) {
+  const long n = 8;
+  for (int s = 0; s < 6; ++s)
+    for (const bool fused : {true, false}) {
+      Params p = base("blast", n, n, n, {"euler2d.integrator=euler", "euler2d.riemann=hllc"});
+      p.initial = [](double, double, double, double) { return cfd::gas::Primitive<double>{1, 0, 0, 0, 1}; };
+      p.fused_stage = fused;
+      for (auto& b : p.boundary) b = cfd::BoundaryKind::reflecting;
+      p.boundary_z = {cfd::BoundaryKind::reflecting, cfd::BoundaryKind::reflecting};
+      const int d = s / 2, first = d == 0 ? 1 : 0, second = d == 2 ? 1 : 2;  // the side's other axes, lower first
+      hold_side(p, s, 1, 2);
+      p.inflow[s].state = [second](double x, double y, double z, double) {
+        const double at[3] = {x, y, z};
+        return cfd::gas::Primitive<double>{2 + at[second], 0, 0, 0, 2};
+      };
+      p.inflow[s].applies = [first](double x, double y, double z, double) {
+        const double at[3] = {x, y, z};
+        return at[first] < 0.5;
+      };
+      p.inflow[s].elsewhere = cfd::BoundaryKind::reflecting;
+      VolumeSolver<double> solver(p);
+      solver.set_initial_state();
+      solver.advance(1e-3);
+      const auto fields = solver.fields();
+      const std::vector<double>& rho = fields[0].values;
+      const std::string where = "side " + std::to_string(s) + (fused ? ", fused" : ", split");
+      for (long k = 0; k < n; ++k)
+        for (long j = 0; j < n; ++j)
+          for (long i = 0; i < n; ++i) {
+            const long index[3] = {i, j, k};
+            const bool beside = index[d] == (s % 2 == 0 ? 0 : n - 1);
+            const double value = rho[(k * n + j) * n + i];
+            if (!beside || index[first] >= n / 2) {
+              ASSERT_EQ(value, 1.0) << where << ": cell " << i << " " << j << " " << k;
+              continue;
+            }
+            ASSERT_GT(value, 1.0) << where << ": cell " << i << " " << j << " " << k;
+            long other[3] = {i, j, k};
+            other[first] = 0;  // the row's first cell along the first axis
+            ASSERT_TRUE(same_bits(value, rho[(other[2] * n + other[1]) * n + other[0]])) << where;
+          }
+      // Along the second axis the ghosts' density differs, and so do the cells.
+      long low[3] = {0, 0, 0}, high[3] = {0, 0, 0};
+      low[d] = high[d] = s % 2 == 0 ? 0 : n - 1;
+      high[second] = n - 1;
+      EXPECT_NE(rho[(low[2] * n + low[1]) * n + low[0]], rho[(high[2] * n + high[1]) * n + high[0]]) << where;
+    }
 }

@@ -7,8 +7,9 @@
 // euler2d.fused_stage: false the kernels of volume_kernels.hpp, W of the
 // block, the x, y and z fluxes into arrays and the update from them (the
 // same bits). Gravity and passive scalars run the split kernels, as in 2D
-// (GravitySource and the Scalar* kernels: one source for both), and so do
-// the inflow sides (inflow_ghosts.hpp), on any of the six sides. The 2D
+// (GravitySource and the Scalar* kernels: one source for both). The inflow
+// sides (inflow_ghosts.hpp, one source with 2D), on any of the six sides,
+// work with the fused stage and the split kernels: their ghosts hold U. The 2D
 // solver (euler2d_solver.hpp) keeps the tutorial's faces; euler2d::params
 // refuses those with grid.nz > 1, naming the key.
 #pragma once
