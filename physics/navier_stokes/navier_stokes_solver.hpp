@@ -322,7 +322,7 @@ class Solver {
       const long first = convective ? b[D] : 1, last = convective ? e[D] : 0;
       const FaceFluxes<Real, Dim, H, D, Viscous> f{w_, g_, faces_[D], {ih[0], ih[1], ih[2]}, gas_, walls_, first, last};
       const char* label[3] = {"navier_stokes::faces_x", "navier_stokes::faces_y", "navier_stokes::faces_z"};
-      for_each_3d_bounded<faces_blocks_per_sm>(label[D], lo[2], hi[2], lo[1], hi[1], lo[0], hi[0], f);
+      for_each_3d(label[D], lo[2], hi[2], lo[1], hi[1], lo[0], hi[0], f);
     };
     along(std::integral_constant<int, 0>{});
     along(std::integral_constant<int, 1>{});
@@ -346,9 +346,9 @@ class Solver {
     for_each_3d("navier_stokes::wall_ghosts", 0, d == 2 ? H : e[2], 0, d == 1 ? H : e[1], 0, d == 0 ? H : e[0], f);
   }
 
-  template <int H>
-  CellUpdate<Real, Dim, H> update(const Stage& s, int terms) const {
-    CellUpdate<Real, Dim, H> f;
+  template <int H, bool ConvectiveStored = false>
+  CellUpdate<Real, Dim, H, ConvectiveStored> update(const Stage& s, int terms) const {
+    CellUpdate<Real, Dim, H, ConvectiveStored> f;
     f.w = w_, f.g = g_, f.base = s.base, f.in = s.base, f.out = s.out, f.acc = acc_;
     f.faces_x = faces_[0], f.faces_y = faces_[1], f.faces_z = faces_[2];
     for (int d = 0; d < 3; ++d) f.inverse_h[d] = inverse_h_[d];
@@ -362,11 +362,10 @@ class Solver {
     // The ssp rule reads `in` at the cell: the stage's input.
     with_half_width(p_.order, [&](auto half) {
       constexpr int H = decltype(half)::value;
-      CellUpdate<Real, Dim, H> f = update<H>(s, all_terms);
+      CellUpdate<Real, Dim, H, true> f = update<H, true>(s, all_terms);
       f.in = u_in;
-      f.convective_stored = true;
-      for_each_3d_bounded<update_blocks_per_sm>("navier_stokes::update", grid_.begin(2), grid_.end(2), grid_.begin(1),
-                                                grid_.end(1), grid_.begin(0), grid_.end(0), f);
+      for_each_3d_bounded<stage_update_blocks_per_sm>("navier_stokes::update", grid_.begin(2), grid_.end(2),
+                                                      grid_.begin(1), grid_.end(1), grid_.begin(0), grid_.end(0), f);
     });
   }
 
@@ -388,8 +387,8 @@ class Solver {
     with_half_width(p_.order, [&](auto half) {
       constexpr int H = decltype(half)::value;
       CellUpdate<Real, Dim, H> f = update<H>(s, terms);
-      for_each_3d_bounded<update_blocks_per_sm>("navier_stokes::rhs", grid_.begin(2), grid_.end(2), grid_.begin(1),
-                                                grid_.end(1), grid_.begin(0), grid_.end(0), f);
+      for_each_3d("navier_stokes::rhs", grid_.begin(2), grid_.end(2), grid_.begin(1), grid_.end(1), grid_.begin(0),
+                  grid_.end(0), f);
     });
   }
 

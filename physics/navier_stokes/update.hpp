@@ -71,15 +71,19 @@ struct FaceFluxes {
   }
 };
 
-template <class Real, int Dim, int Half>
+// ConvectiveStored: the convective fluxes are read from the faces (a step's
+// stages) instead of computed by the cell (the diagnostics' single terms). A
+// template argument rather than a flag: the stage's kernel would otherwise
+// carry the unused path's 2 x 2 Half nodes and pair fluxes in its register
+// allocation.
+template <class Real, int Dim, int Half, bool ConvectiveStored = false>
 struct CellUpdate {
   Array4<Real> w, g, base, in, out, acc;
   // The fluxes through the faces normal to x, y, z (FaceFluxes' slots; face
   // i between cells i-1 and i), computed once per face before the update:
-  // the viscous point values always, the convective fluxes when
-  // convective_stored (a step's stages; the diagnostics compute their terms).
+  // the viscous point values always, the convective fluxes with
+  // ConvectiveStored.
   Array4<Real> faces_x, faces_y, faces_z;
-  bool convective_stored = false;
   Real inverse_h[3];
   GasModel<Real> gas;
   WallFaces walls;
@@ -110,7 +114,7 @@ struct CellUpdate {
     long kk, jj, ii;
     Real lo[NCONS] = {0, 0, 0, 0, 0}, hi[NCONS] = {0, 0, 0, 0, 0};
     const Array4<Real>& faces = D == 0 ? faces_x : D == 1 ? faces_y : faces_z;
-    if (convective_stored) {
+    if constexpr (ConvectiveStored) {
       at(1, kk, jj, ii);
       for (int n = 0; n < NCONS; ++n) {
         lo[n] = faces(convective_slot + n, k, j, i);
