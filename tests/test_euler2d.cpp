@@ -424,7 +424,10 @@ TEST(Euler2dGravity, MassAndEnergyWithPotentialConservedInAClosedBox) {
     double moved = 0;
     for (int k = 0; k < 60; ++k) s.advance(s.stable_dt());
     const auto end = total(s);
-    for (const double v : s.state()[2].values) moved = std::max(moved, std::abs(v));
+    // The state held by name: a range-for over a member of the temporary
+    // s.state() would read it after it is freed (AddressSanitizer found it).
+    const auto state = s.state();
+    for (const double v : state[2].values) moved = std::max(moved, std::abs(v));
     EXPECT_GT(moved, 1e-2) << riemann;  // the gas has moved: the test measures something
     EXPECT_NEAR(end.first, start.first, 1e-13 * start.first) << riemann;
     EXPECT_NEAR(end.second, start.second, 1e-13 * std::abs(start.second)) << riemann;
