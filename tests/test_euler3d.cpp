@@ -852,14 +852,14 @@ TEST(Euler3dInflow, EachSidesValuesLandOnItsGhostCellsOnlyWhereTheyApply) {
       solver.set_initial_state();
       solver.advance(1e-3);
       const auto fields = solver.fields();
-      const std::vector<double>& rho = fields[0].values;
+      const auto rho = [&](const long(&c)[3]) { return fields[0].values[(c[2] * n + c[1]) * n + c[0]]; };
       const std::string where = "side " + std::to_string(s) + (fused ? ", fused" : ", split");
       for (long k = 0; k < n; ++k)
         for (long j = 0; j < n; ++j)
           for (long i = 0; i < n; ++i) {
             const long index[3] = {i, j, k};
             const bool beside = index[d] == (s % 2 == 0 ? 0 : n - 1);
-            const double value = rho[(k * n + j) * n + i];
+            const double value = rho(index);
             if (!beside || index[first] >= n / 2) {
               ASSERT_EQ(value, 1.0) << where << ": cell " << i << " " << j << " " << k;
               continue;
@@ -867,12 +867,12 @@ TEST(Euler3dInflow, EachSidesValuesLandOnItsGhostCellsOnlyWhereTheyApply) {
             ASSERT_GT(value, 1.0) << where << ": cell " << i << " " << j << " " << k;
             long other[3] = {i, j, k};
             other[first] = 0;  // the row's first cell along the first axis
-            ASSERT_TRUE(same_bits(value, rho[(other[2] * n + other[1]) * n + other[0]])) << where;
+            ASSERT_TRUE(same_bits(value, rho(other))) << where;
           }
       // Along the second axis the ghosts' density differs, and so do the cells.
       long low[3] = {0, 0, 0}, high[3] = {0, 0, 0};
       low[d] = high[d] = s % 2 == 0 ? 0 : n - 1;
       high[second] = n - 1;
-      EXPECT_NE(rho[(low[2] * n + low[1]) * n + low[0]], rho[(high[2] * n + high[1]) * n + high[0]]) << where;
+      EXPECT_NE(rho(low), rho(high)) << where;
     }
 }
