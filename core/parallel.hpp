@@ -258,7 +258,7 @@ Real min_2d(const char* label, int i0, int i1, int j0, int j1, int contiguous_in
 // (LayoutRight (var, k, j, i) arrays). On CPUs a parallel loop over the
 // (k, j) lines with i innermost under `omp simd`, as for_each_2d's lines; on
 // GPUs a 3D MDRange whose tiles lie along i (threadIdx.x takes the last
-// index with Iterate::Right tiles of 1 x 2 x 128).
+// index with Iterate::Right tiles of 1 x 4 x 64 by default; Launch3D below).
 template <class F>
 struct VolumeLineSweep {
   F f;
@@ -289,6 +289,17 @@ struct VolumeLineMin {
   }
 };
 using Range3D = Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<3, Kokkos::Iterate::Right, Kokkos::Iterate::Right>>;
+// How a 3D sweep is launched on a GPU: tiles (blocks) of 1 x TileJ x 64
+// threads and, when BlocksPerSm > 0, launch bounds asking the compiler to fit
+// BlocksPerSm such blocks on a multiprocessor, which caps the registers a
+// thread may take (65536 / (64 TileJ BlocksPerSm) on NVIDIA's cards). A
+// kernel whose registers leave a multiprocessor one block of 256 can be
+// faster with a cap (some spill, twice the warps to hide latency) or in
+// smaller blocks (no cap, more blocks fit); which one wins is measured on the
+// card (docs/performance.md, "Sixth H100 run"), so solvers name their shapes
+// beside the kernels (physics/navier_stokes/launch_bounds.hpp). The default,
+// Launch3D<>, is the plain Range3D. On the host both arguments mean nothing.
+//
 // The tile's last extent is at most 64: Kokkos 4.6's CUDA MDRange maps the
 // third tile extent to the block's z dimension, which CUDA caps at 64, and
 // clamps the block there, but its device loop still steps through the range
@@ -297,13 +308,24 @@ using Range3D = Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<3, Kokkos::Iterate
 // entries of each 128, and every 3D kernel skipped cells of lines longer
 // than 64 (found on an H100: the 2D vortex at 64^2 and the Taylor-Green
 // vortex at 256^3 went wrong on the GPU, 32^3 and smaller did not).
-inline Range3D range_3d(long k0, long k1, long j0, long j1, long i0, long i1) {
+template <int BlocksPerSm = 0, int TileJ = 4>
+struct Launch3D {
+  static_assert(BlocksPerSm >= 0 && TileJ >= 1 && 64 * TileJ <= 1024, "a block holds at most 1024 threads");
+  static constexpr int threads = 64 * TileJ;
+  using Policy = std::conditional_t<
+      BlocksPerSm == 0, Range3D,
+      Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<3, Kokkos::Iterate::Right, Kokkos::Iterate::Right>,
+                            Kokkos::LaunchBounds<threads, BlocksPerSm>>>;
+};
+template <class Launch = Launch3D<>>
+typename Launch::Policy range_3d(long k0, long k1, long j0, long j1, long i0, long i1) {
+  using Policy = typename Launch::Policy;
 #if defined(KOKKOS_ENABLE_CUDA) || defined(KOKKOS_ENABLE_HIP)
-  if constexpr (!host_backend) return Range3D({k0, j0, i0}, {k1, j1, i1}, {1, 4, 64});
+  if constexpr (!host_backend) return Policy({k0, j0, i0}, {k1, j1, i1}, {1, Launch::threads / 64, 64});
 #endif
-  return Range3D({k0, j0, i0}, {k1, j1, i1});
+  return Policy({k0, j0, i0}, {k1, j1, i1});
 }
-template <class F>
+template <class Launch = Launch3D<>, class F>
 void for_each_3d(const char* label, long k0, long k1, long j0, long j1, long i0, long i1, const F& f) {
   if (k0 >= k1 || j0 >= j1 || i0 >= i1) return;
   if constexpr (host_backend) {
@@ -313,7 +335,7 @@ void for_each_3d(const char* label, long k0, long k1, long j0, long j1, long i0,
                          VolumeLineSweep<F>{f, j0, nj, i0, i1});
   } else {
     Kokkos::parallel_for(
-        label, range_3d(k0, k1, j0, j1, i0, i1),
+        label, range_3d<Launch>(k0, k1, j0, j1, i0, i1),
         KOKKOS_LAMBDA(const long k, const long j, const long i) { f(k, j, i); });
   }
 }

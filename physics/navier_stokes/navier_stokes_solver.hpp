@@ -322,7 +322,7 @@ class Solver {
       const long first = convective ? b[D] : 1, last = convective ? e[D] : 0;
       const FaceFluxes<Real, Dim, H, D, Viscous> f{w_, g_, faces_[D], {ih[0], ih[1], ih[2]}, gas_, walls_, first, last};
       const char* label[3] = {"navier_stokes::faces_x", "navier_stokes::faces_y", "navier_stokes::faces_z"};
-      for_each_3d(label[D], lo[2], hi[2], lo[1], hi[1], lo[0], hi[0], f);
+      for_each_3d<FacesLaunch>(label[D], lo[2], hi[2], lo[1], hi[1], lo[0], hi[0], f);
     };
     along(std::integral_constant<int, 0>{});
     along(std::integral_constant<int, 1>{});
@@ -364,8 +364,8 @@ class Solver {
       constexpr int H = decltype(half)::value;
       CellUpdate<Real, Dim, H, true> f = update<H, true>(s, all_terms);
       f.in = u_in;
-      for_each_3d_bounded<stage_update_blocks_per_sm>("navier_stokes::update", grid_.begin(2), grid_.end(2),
-                                                      grid_.begin(1), grid_.end(1), grid_.begin(0), grid_.end(0), f);
+      for_each_3d<StageUpdateLaunch>("navier_stokes::update", grid_.begin(2), grid_.end(2), grid_.begin(1),
+                                     grid_.end(1), grid_.begin(0), grid_.end(0), f);
     });
   }
 
