@@ -482,11 +482,8 @@ class Solver {
     const int scalars = p_.scalars;
     const auto store = [fused, scalars](const auto& host, long layer, long t, const gas::Conserved<Real>& c,
                                         const CellPrimitives<Real>& cell) {
-      if (fused) {
-        const Real u[NCONS] = {c.rho, c.mx, c.my, c.mz, c.energy};
-        for (int v = 0; v < NCONS; ++v) host(v, layer, t) = u[v];
-        return;
-      }
+      // The fused stage's halo holds U alone (halo_components).
+      if (fused) return InflowGhosts<Real>::store_conserved(host, layer, t, c, 0);
       host(IDN, layer, t) = cell.rho, host(IVX, layer, t) = cell.vx, host(IVY, layer, t) = cell.vy;
       host(IVZ, layer, t) = cell.vz, host(IEI, layer, t) = cell.e, host(IPR, layer, t) = cell.p;
       for (int k = 0; k < scalars; ++k) host(NPRIM + k, layer, t) = Real(0);

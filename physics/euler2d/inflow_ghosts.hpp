@@ -100,6 +100,16 @@ class InflowGhosts {
     return bad;
   }
 
+  // A ghost's components when the halo fills U (the fused stages, 2D and
+  // 3D): the conserved state, then `scalars` passive scalars at zero (no
+  // scalar flows in).
+  template <class Host>
+  static void store_conserved(const Host& host, long layer, long t, const gas::Conserved<Real>& c, int scalars) {
+    const Real u[NCONS] = {c.rho, c.mx, c.my, c.mz, c.energy};
+    for (int v = 0; v < NCONS; ++v) host(v, layer, t) = u[v];
+    for (int n = 0; n < scalars; ++n) host(NCONS + n, layer, t) = Real(0);
+  }
+
   // A restored state: the steady sides are computed again at the next fill.
   void stale() { current_ = false; }
 

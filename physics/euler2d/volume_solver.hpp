@@ -352,9 +352,7 @@ class VolumeSolver {
     const int scalars = p_.scalars;
     const auto store = [scalars](const auto& host, long layer, long t, const gas::Conserved<Real>& c,
                                  const CellPrimitives<Real>&) {
-      const Real u[NCONS] = {c.rho, c.mx, c.my, c.mz, c.energy};
-      for (int v = 0; v < NCONS; ++v) host(v, layer, t) = u[v];
-      for (int n = 0; n < scalars; ++n) host(NCONS + n, layer, t) = Real(0);
+      InflowGhosts<Real>::store_conserved(host, layer, t, c, scalars);
     };
     return inflow_.refresh(time, dec_, gamma, position, primitives, store);
   }
