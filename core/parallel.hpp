@@ -257,8 +257,10 @@ Real min_2d(const char* label, int i0, int i1, int j0, int j1, int contiguous_in
 // ---- 3D sweeps: f(k, j, i) over [k0,k1) x [j0,j1) x [i0,i1), i contiguous
 // (LayoutRight (var, k, j, i) arrays). On CPUs a parallel loop over the
 // (k, j) lines with i innermost under `omp simd`, as for_each_2d's lines; on
-// GPUs a 3D MDRange whose tiles lie along i (threadIdx.x takes the last
-// index with Iterate::Right tiles of 1 x 4 x 64 by default; Launch3D below).
+// GPUs a 3D MDRange whose tiles lie along i: Kokkos 4.6 makes a tile of
+// 1 x TileJ x 64 a block of the same dimensions, so threadIdx.z takes i and
+// a warp (x fastest, then y) covers TileJ lines of 32 / TileJ cells (TileJ
+// is 4 by default; Launch3D below).
 template <class F>
 struct VolumeLineSweep {
   F f;
@@ -292,12 +294,13 @@ using Range3D = Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<3, Kokkos::Iterate
 // How a 3D sweep is launched on a GPU: tiles (blocks) of 1 x TileJ x 64
 // threads and, when BlocksPerSm > 0, launch bounds asking the compiler to fit
 // BlocksPerSm such blocks on a multiprocessor, which caps the registers a
-// thread may take (65536 / (64 TileJ BlocksPerSm) on NVIDIA's cards). A
-// kernel whose registers leave a multiprocessor one block of 256 can be
-// faster with a cap (some spill, twice the warps to hide latency) or in
-// smaller blocks (no cap, more blocks fit); which one wins is measured on the
-// card (docs/performance.md, "Sixth H100 run"), so solvers name their shapes
-// beside the kernels (physics/navier_stokes/launch_bounds.hpp). The default,
+// thread may take (65536 / (64 TileJ BlocksPerSm) on NVIDIA's cards, rounded
+// down to a multiple of 8). A kernel whose registers leave a multiprocessor
+// one block of 256 can be faster with a cap (some spill, twice the warps to
+// hide latency) or in smaller blocks (no cap, more blocks fit); which one
+// wins is measured on the card (docs/performance.md, "Sixth" and "Seventh
+// H100 run"), so solvers name their shapes
+// beside the kernels (physics/navier_stokes/launch_shapes.hpp). The default,
 // Launch3D<>, is the plain Range3D. On the host both arguments mean nothing.
 //
 // The tile's last extent is at most 64: Kokkos 4.6's CUDA MDRange maps the

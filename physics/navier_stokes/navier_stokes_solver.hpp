@@ -16,7 +16,7 @@
 #include "physics/gas/state_fields.hpp"
 #include "physics/navier_stokes/diagnostics.hpp"
 #include "physics/navier_stokes/gradients.hpp"
-#include "physics/navier_stokes/launch_bounds.hpp"
+#include "physics/navier_stokes/launch_shapes.hpp"
 #include "physics/navier_stokes/navier_stokes_params.hpp"
 #include "physics/navier_stokes/time_step.hpp"
 #include "physics/navier_stokes/update.hpp"

@@ -11,7 +11,9 @@
 // to hide the latency of memory. Blocks of 128 fit three (12 warps) without
 // a cap on the registers, and that is what ran fastest on an H100 (the
 // Taylor-Green vortex at 256^3, 200 steps, the time loop; docs/performance.md,
-// "Seventh H100 run"):
+// "Seventh H100 run"). TileJ = 2 also changes what a warp reads (2 lines of
+// 16 cells instead of 4 of 8: fewer 32-byte sectors for the loads shifted
+// along i), which the measurement did not separate from the occupancy:
 //
 //   update                    faces            order 6   order 4
 //   256 threads, 2 blocks     256 threads      12.43 s   10.11 s  (the previous shape)
@@ -21,7 +23,7 @@
 // Capping the registers instead spills: the update at two blocks of 256 (128
 // registers, 40 bytes of spill) was the previous shape; the faces at three
 // or four blocks of 256 (64-80 registers, 100-350 bytes of spill) ran 28-53%
-// slower ("Sixth H100 run"). The bound of three blocks of 128 allows 170
+// slower ("Sixth H100 run"). The bound of three blocks of 128 allows 168
 // registers, so it costs the update nothing at any order (144 at order 6,
 // no spill) and keeps a later change from dropping it to fewer blocks
 // unnoticed. The shapes change how threads are grouped, not what a thread
