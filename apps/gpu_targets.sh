@@ -3,7 +3,7 @@
 # navier_stokes, in one run, with a summary that sets each number beside its
 # target:
 #
-#   bash apps/gpu_targets.sh BIN_DIR OUT_DIR [--quick]
+#   bash apps/gpu_targets.sh BIN_DIR OUT_DIR [--quick] [--large N]
 #
 # BIN_DIR  a build's apps folder (cfdrun, cfdbench, cfdcompare, cfdinfo); on a
 #          GPU, BUILD_ROOT/build/apps of apps/build_cuda.sh
@@ -14,6 +14,7 @@
 # --quick  tiny sizes and no agreement record: a check of this script on any
 #          build (the CPU's in ctest, tools.gpu_targets_quick); its numbers
 #          mean nothing
+# --large N  the large euler3d size of step 3 (default 1024; --quick: 32)
 #
 # What it runs, in this order (on one GPU about 13 minutes, 9 of them the
 # vortex):
@@ -30,7 +31,8 @@
 #      dissipation peak within 3% and 0.2 of 0.0127 at t = 9)
 # A step that fails is reported in the summary and the others still run; the
 # exit status is 1 when one failed, 2 for bad usage, else 0 (a number below
-# its target is a finding, not a failure of the script).
+# its target, or a size the card cannot hold, is a finding, not a failure of
+# the script).
 set -uo pipefail
 
 usage() {
@@ -39,24 +41,35 @@ usage() {
 }
 [ $# -ge 2 ] || usage
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-quick=""
-for a in "${@:3}"; do
-  case "$a" in
+bin_arg=$1 out_arg=$2
+shift 2
+quick="" large=""
+while [ $# -gt 0 ]; do
+  case "$1" in
     --quick) quick=1 ;;
-    *) echo "gpu_targets: unknown option $a" >&2 && usage ;;
+    --large)
+      large=${2:-}
+      [[ "$large" =~ ^[1-9][0-9]{0,5}$ ]] || {
+        echo "gpu_targets: --large takes a size, 1 to 999999 cells a side (got '$large')" >&2
+        exit 2
+      }
+      shift
+      ;;
+    *) echo "gpu_targets: unknown option $1" >&2 && usage ;;
   esac
+  shift
 done
-if [ ! -x "$1/cfdrun" ] || [ ! -x "$1/cfdbench" ]; then
-  echo "gpu_targets: $1 holds no cfdrun and cfdbench (a build's apps folder)" >&2
+if [ ! -x "$bin_arg/cfdrun" ] || [ ! -x "$bin_arg/cfdbench" ]; then
+  echo "gpu_targets: $bin_arg holds no cfdrun and cfdbench (a build's apps folder)" >&2
   exit 2
 fi
-bin=$(cd "$1" && pwd)
-[ ! -e "$2" ] || {
-  echo "gpu_targets: $2 exists; give a new folder" >&2
+bin=$(cd "$bin_arg" && pwd)
+[ ! -e "$out_arg" ] || {
+  echo "gpu_targets: $out_arg exists; give a new folder" >&2
   exit 2
 }
-mkdir -p "$2" || exit 2
-out=$(cd "$2" && pwd)
+mkdir -p "$out_arg" || exit 2
+out=$(cd "$out_arg" && pwd)
 python=${PYTHON:-/usr/bin/python3}
 [ -x "$python" ] || python=python3
 
@@ -70,10 +83,13 @@ run() {
   local t0=$SECONDS
   "$@" >"$out/$name.log" 2>&1
   local rc=$?
-  [ $rc -eq 0 ] || {
+  if [ $rc -ne 0 ] && grep -q "out of memory" "$out/$name.log"; then
+    # A size the card cannot hold is a finding (1024^3 FP64 on an 80 GB card).
+    note "$name: does not fit: $(grep -m 1 "out of memory" "$out/$name.log")"
+  elif [ $rc -ne 0 ]; then
     failed=1
     note "$name: FAILED (exit status $rc; $out/$name.log)"
-  }
+  fi
   echo "[gpu_targets] $name: $((SECONDS - t0)) s" >&2
   return $rc
 }
@@ -84,9 +100,9 @@ rates() {
 }
 
 if [ -n "$quick" ]; then
-  n3=24 n3big=32 n2=64 tg_n=16 tg_end=0.05
+  n3=24 n3big=${large:-32} n2=64 tg_n=16 tg_end=0.05
 else
-  n3=512 n3big=1024 n2=4096 tg_n=256 tg_end=20
+  n3=512 n3big=${large:-1024} n2=4096 tg_n=256 tg_end=20
 fi
 note "gpu_targets: $("$bin/cfdrun" --version 2>&1 | head -n 1); $(date -u +%Y-%m-%dT%H:%MZ)${quick:+ (--quick: sizes for a check of the script)}"
 command -v nvidia-smi >/dev/null &&
@@ -102,7 +118,7 @@ run euler3d_$n3 "$bin/cfdbench" --solver euler3d --sizes $n3 --steps 20 --repeat
   note "euler3d $n3^3 (targets: hlle FP64 >= 3.0e9, hllc FP64 >= 2.8e9, FP32 >= 5e9; <= 130 B/cell FP64):" &&
   rates "$out/euler3d_$n3.csv" 3
 
-run euler3d_$n3big "$bin/cfdbench" --solver euler3d --sizes $n3big --steps 10 --repeats 2 --precision fp64 \
+run "euler3d_$n3big" "$bin/cfdbench" --solver euler3d --sizes "$n3big" --steps 10 --repeats 2 --precision fp64 \
   --variants plm-hlle-rk2 --csv "$out/euler3d_$n3big.csv" &&
   note "euler3d $n3big^3 FP64 (must fit one H200):" &&
   awk -F, 'NR > 1 { printf "  %.3f s a step (%.3g cell-updates/s), %.1f B/cell\n", $7 / $5, $8, $11 }' \

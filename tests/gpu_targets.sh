@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # apps/gpu_targets.sh with --quick on this build (ctest: tools.gpu_targets_quick):
 # every step runs and its rows reach the summary (four euler3d rows, the large
-# size's time a step, four euler2d rows, the vortex's line), and an existing
-# output folder is refused with status 2, its file untouched.
+# size's time a step, four euler2d rows, the vortex's line); an existing
+# output folder is refused with status 2, its file untouched; a large size
+# that cannot fit is reported as such with status 0; bad options give 2.
 #   bash tests/gpu_targets.sh REPO BIN_DIR
 set -euo pipefail
 repo=$1
@@ -35,4 +36,23 @@ set -e
 [ $rc -eq 2 ] || fail "an existing folder gave status $rc, not 2"
 grep -q "exists; give a new folder" "$work/log2" || fail "no reason given: $(cat "$work/log2")"
 if [ "$(ls "$work/mine")" != file ] || [ "$(cat "$work/mine/file")" != keep ]; then fail "the existing folder was changed"; fi
-echo "gpu_targets --quick: every step's rows in the summary; an existing folder refused"
+# A large size the machine cannot hold: "does not fit", cfdbench's words, and
+# status 0 (a finding); the other steps still run.
+bash "$repo/apps/gpu_targets.sh" "$bin" "$work/big" --quick --large 100000 >"$work/log3" 2>&1 ||
+  fail "a size that does not fit gave status $?: $(cat "$work/log3")"
+grep -Eq '^euler3d_100000: does not fit: cfdbench: error: out of memory: euler3d fp64 at n = 100000' "$work/big/summary.txt" ||
+  fail "no 'does not fit' line: $(cat "$work/big/summary.txt")"
+grep -q '^Taylor-Green 16\^3' "$work/big/summary.txt" || fail "the steps after the large size did not run"
+
+# Bad options: status 2, the reason, no folder made.
+for bad in "--large 0" "--large" "--large 12x" "--fast"; do
+  set +e
+  # shellcheck disable=SC2086 # split on purpose: an option and its value
+  bash "$repo/apps/gpu_targets.sh" "$bin" "$work/bad" $bad >"$work/log4" 2>&1
+  rc=$?
+  set -e
+  [ $rc -eq 2 ] || fail "'$bad' gave status $rc, not 2"
+  grep -Eq "gpu_targets: (--large takes a size|unknown option)" "$work/log4" || fail "'$bad': $(cat "$work/log4")"
+  [ ! -e "$work/bad" ] || fail "'$bad' made the output folder"
+done
+echo "gpu_targets --quick: every step's rows in the summary; an existing folder refused; a size that does not fit is a finding; bad options refused"
