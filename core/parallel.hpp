@@ -290,7 +290,11 @@ struct VolumeLineMin {
     if (m < result) result = m;
   }
 };
-using Range3D = Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<3, Kokkos::Iterate::Right, Kokkos::Iterate::Right>>;
+// The 3D MDRange over (k, j, i), i fastest; Traits such as Kokkos::LaunchBounds.
+template <class... Traits>
+using Range3DWith =
+    Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<3, Kokkos::Iterate::Right, Kokkos::Iterate::Right>, Traits...>;
+using Range3D = Range3DWith<>;
 // How a 3D sweep is launched on a GPU: tiles (blocks) of 1 x TileJ x 64
 // threads and, when BlocksPerSm > 0, launch bounds asking the compiler to fit
 // BlocksPerSm such blocks on a multiprocessor, which caps the registers a
@@ -299,9 +303,9 @@ using Range3D = Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<3, Kokkos::Iterate
 // one block of 256 can be faster with a cap (some spill, twice the warps to
 // hide latency) or in smaller blocks (no cap, more blocks fit); which one
 // wins is measured on the card (docs/performance.md, "Sixth" and "Seventh
-// H100 run"), so solvers name their shapes
-// beside the kernels (physics/navier_stokes/launch_shapes.hpp). The default,
-// Launch3D<>, is the plain Range3D. On the host both arguments mean nothing.
+// H100 run"), so solvers name their shapes beside the kernels
+// (physics/navier_stokes/launch_shapes.hpp). The default, Launch3D<>, is the
+// plain Range3D. On the host both arguments mean nothing.
 //
 // The tile's last extent is at most 64: Kokkos 4.6's CUDA MDRange maps the
 // third tile extent to the block's z dimension, which CUDA caps at 64, and
@@ -315,10 +319,7 @@ template <int BlocksPerSm = 0, int TileJ = 4>
 struct Launch3D {
   static_assert(BlocksPerSm >= 0 && TileJ >= 1 && 64 * TileJ <= 1024, "a block holds at most 1024 threads");
   static constexpr int threads = 64 * TileJ;
-  using Policy = std::conditional_t<
-      BlocksPerSm == 0, Range3D,
-      Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<3, Kokkos::Iterate::Right, Kokkos::Iterate::Right>,
-                            Kokkos::LaunchBounds<threads, BlocksPerSm>>>;
+  using Policy = std::conditional_t<BlocksPerSm == 0, Range3D, Range3DWith<Kokkos::LaunchBounds<threads, BlocksPerSm>>>;
 };
 template <class Launch = Launch3D<>>
 typename Launch::Policy range_3d(long k0, long k1, long j0, long j1, long i0, long i1) {
