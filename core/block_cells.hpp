@@ -1,9 +1,9 @@
-// What a solver on (var, k, j, i) arrays does with its block's owned cells
-// apart from the physics: copy a component out in snapshot order (x
-// fastest), put a checkpoint's components back, and find the first cell
-// that a test flags, first in the global x-fastest order, so that every rank
-// count names the same cell. Shared by the 3D grids of euler2d
-// (volume_solver.hpp) and navier_stokes.
+// What a solver on (var, k, j, i) arrays, or a plane's (var, j, i), does
+// with its block's owned cells apart from the physics: copy a component out
+// in snapshot order (x fastest), put a checkpoint's components back, and
+// find the first cell that a test flags, first in the global x-fastest
+// order, so that every rank count names the same cell. Shared by euler2d
+// (2D and 3D grids) and navier_stokes.
 #pragma once
 
 #include "core/comm.hpp"
@@ -15,14 +15,26 @@
 
 namespace cfd {
 
-// Component v of the owned cells of a host array (var, k, j, i), x fastest.
+// Element (v, k, j, i) of an array (var, k, j, i), or (v, j, i) of a
+// plane's array (var, j, i), where k is 0.
+template <class Array>
+KOKKOS_FORCEINLINE_FUNCTION decltype(auto) element(const Array& a, int v, long k, long j, long i) {
+  if constexpr (unsigned(Array::rank) == 3u) {
+    (void)k;
+    return a(v, j, i);
+  } else {
+    return a(v, k, j, i);
+  }
+}
+
+// Component v of the owned cells of a host array (var, k, j, i) or (var, j, i), x fastest.
 template <class HostArray>
 std::vector<typename HostArray::non_const_value_type> owned_cells(const HostArray& host, int v, const GridBlock& g) {
   std::vector<typename HostArray::non_const_value_type> values;
   values.reserve(g.owned_count());
   for (long k = g.begin(2); k < g.end(2); ++k)
     for (long j = g.begin(1); j < g.end(1); ++j)
-      for (long i = g.begin(0); i < g.end(0); ++i) values.push_back(host(v, k, j, i));
+      for (long i = g.begin(0); i < g.end(0); ++i) values.push_back(element(host, v, k, j, i));
   return values;
 }
 
@@ -33,11 +45,11 @@ void set_owned_cells(const HostArray& host, const Fields& fields, int count, con
     size_t n = 0;
     for (long k = g.begin(2); k < g.end(2); ++k)
       for (long j = g.begin(1); j < g.end(1); ++j)
-        for (long i = g.begin(0); i < g.end(0); ++i) host(v, k, j, i) = fields.at(v).values.at(n++);
+        for (long i = g.begin(0); i < g.end(0); ++i) element(host, v, k, j, i) = fields.at(v).values.at(n++);
   }
 }
 
-// Components 0 .. fields.size()-1 of a device array (var, k, j, i) into
+// Components 0 .. fields.size()-1 of a device array (var, k, j, i) or (var, j, i) into
 // the fields' values (names and units as given): a snapshot's or a
 // checkpoint's fields.
 template <class Array, class Real>
@@ -48,7 +60,7 @@ std::vector<HostField<Real>> owned_fields(const Array& u, std::vector<HostField<
 }
 
 // A checkpoint's components 0 .. count-1 back into the owned cells of a
-// device array (var, k, j, i); its ghosts are left to the next halo.
+// device array (var, k, j, i) or (var, j, i); its ghosts are left to the next halo.
 template <class Array, class Fields>
 void restore_owned_cells(const Array& u, const Fields& fields, int count, const GridBlock& g) {
   auto host = Kokkos::create_mirror_view(u);

@@ -174,7 +174,7 @@ TEST(Euler2d, SmoothVortexConvergesAtSecondOrder) {
     double sum = 0;
     for (long j = 0; j < p.ny; ++j)
       for (long i = 0; i < p.nx; ++i)
-        sum += std::fabs(f[0].values[j * p.nx + i] - s.initial(s.centre(0, i), s.centre(1, j), s.time()).rho);
+        sum += std::fabs(f[0].values[j * p.nx + i] - s.initial(s.centre(0, i), s.centre(1, j), 0, s.time()).rho);
     errors[k] = sum / (p.nx * p.ny);
   }
   const double order1 = std::log2(errors[0] / errors[1]), order2 = std::log2(errors[1] / errors[2]);
@@ -203,7 +203,17 @@ TEST(Euler2d, NonPhysicalStateIsFound) {
   Solver<double> s(p);
   s.set_initial_state();
   EXPECT_GT(s.stable_dt(), 0);
-  EXPECT_EQ(s.bad_cell(), (std::pair<long, long>{-1, -1}));
+  EXPECT_EQ(s.first_bad_cell(), -1);
+  EXPECT_EQ(s.fault(), "");
+  // Negative energy (so pressure) in global cell (i, j) = (3, 5) and (9, 5):
+  // the first in x-fastest order is named, 1-based.
+  auto state = s.state();
+  state[cfd::euler2d::IEN].values[5 * 16 + 9] = -1;
+  state[cfd::euler2d::IEN].values[5 * 16 + 3] = -1;
+  s.restore(state, s.clock());
+  EXPECT_EQ(s.first_bad_cell(), 5 * 16 + 3);
+  EXPECT_LT(s.stable_dt(), 0);
+  EXPECT_NE(s.fault().find("cell (i, j) = (4, 6) has density"), std::string::npos) << s.fault();
 }
 
 TEST(Euler2dConfig, BadConfigurationsAreRejected) {

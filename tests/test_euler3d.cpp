@@ -1,4 +1,4 @@
-// euler2d on 3D grids (volume_solver.hpp): the 3D kernels on one plane and
+// euler2d on 3D grids (Solver<Real, 3>): the 3D kernels on one plane and
 // a 2D problem extruded along z give the 2D split kernels' state bit for
 // bit; Sod's tube along x, y and z gives one profile bit for bit and the 2D
 // solver's error against the exact solution; mass, momentum and energy are
@@ -13,7 +13,7 @@
 // outflow's bits, a 2D case with three inflow sides extruded along z, each
 // stage's time, where each side's values land, a state that is not
 // physical).
-#include "physics/euler2d/volume_solver.hpp"
+#include "physics/euler2d/euler2d_solver.hpp"
 #include "physics/gas/exact_riemann.hpp"
 #include "physics/solvers.hpp"
 
@@ -72,7 +72,7 @@ std::vector<std::vector<cfd::HostField<double>>> tube_along_axes(long n, double 
     if (axis == 1) p.boundary[2] = p.boundary[3] = cfd::BoundaryKind::outflow;
     if (axis == 2) p.boundary_z = {cfd::BoundaryKind::outflow, cfd::BoundaryKind::outflow};
     adjust(p, axis);
-    VolumeSolver<double> s(p);
+    Solver<double, 3> s(p);
     run_to(s, end);
     fields.push_back(s.fields());
   }
@@ -90,7 +90,7 @@ long extruded_differences(const Params& p, long nz, int steps) {
   flat.nz = 1;
   flat.fused_stage = false;
   Solver<double> two(flat);
-  VolumeSolver<double> three(p);
+  Solver<double, 3> three(p);
   two.set_initial_state();
   three.set_initial_state();
   for (int step = 0; step < steps; ++step) {
@@ -143,7 +143,7 @@ long fused_split_differences(const std::vector<std::string>& keys, long nx = 14,
   Params split = p;
   p.fused_stage = true;
   split.fused_stage = false;
-  VolumeSolver<Real> fused(p), apart(split);
+  Solver<Real, 3> fused(p), apart(split);
   fused.set_initial_state();
   apart.set_initial_state();
   for (int step = 0; step < steps; ++step) {
@@ -227,7 +227,7 @@ TEST(Euler3d, SodAlongXYAndZIsOneProfileBitForBitAndMatchesTheExactSolution) {
 TEST(Euler3d, SodAlongTheDiagonalKeepsItsSymmetryAndMatchesTheExactSolution) {
   const long n = 48;
   Params p = base("sod_diagonal", n, n, n, with_outflow_sides({"euler2d.gamma=1.4", "euler2d.riemann=hllc"}));
-  VolumeSolver<double> s(p);
+  Solver<double, 3> s(p);
   const double t = 0.1;
   run_to(s, t);
   const auto f = s.fields();
@@ -255,7 +255,7 @@ TEST(Euler3d, SodAlongTheDiagonalKeepsItsSymmetryAndMatchesTheExactSolution) {
 
 TEST(Euler3d, PeriodicBoxConservesMassMomentumAndEnergy) {
   Params p = base("blast", 16, 12, 10, {"euler2d.riemann=hllc", "blast.radius=0.3", "blast.x_centre=0.4"});
-  VolumeSolver<double> s(p);
+  Solver<double, 3> s(p);
   s.set_initial_state();
   const Totals a = s.totals();
   for (int k = 0; k < 20; ++k) s.advance(s.stable_dt());
@@ -275,7 +275,7 @@ TEST(Euler3d, PeriodicBoxConservesMassMomentumAndEnergy) {
 TEST(Euler3d, SphericalBlastKeepsTheCubesSymmetries) {
   const long n = 20;
   Params p = base("blast", n, n, n, with_outflow_sides({"euler2d.gamma=1.4", "blast.radius=0.25"}));
-  VolumeSolver<double> s(p);
+  Solver<double, 3> s(p);
   s.set_initial_state();
   for (int k = 0; k < 25; ++k) s.advance(s.stable_dt());
   const auto f = s.fields();
@@ -304,7 +304,7 @@ TEST(Euler3d, ObliqueLinearWaveConvergesAtSecondOrder) {
   std::vector<double> errors;
   for (const long n : {32L, 64L, 128L}) {
     Params p = base("linear_wave", n, n, n, {"euler2d.riemann=hllc", "euler2d.gamma=1.4", "euler2d.integrator=rk3"});
-    VolumeSolver<double> s(p);
+    Solver<double, 3> s(p);
     const double period = 1 / std::sqrt(3.0);
     run_to(s, 0.5 * period);
     const auto f = s.fields();
@@ -361,7 +361,7 @@ TEST(Euler3d, SedovShockRadiusFollowsTheSimilaritySolution) {
   std::vector<double> ratios;
   for (const long n : {32L, 48L}) {
     Params p = base("sedov", n, n, n, {"euler2d.riemann=hllc", "euler2d.gamma=1.4"});
-    VolumeSolver<double> s(p);
+    Solver<double, 3> s(p);
     s.set_initial_state();
     const double ambient_energy = 1e-5 / 0.4;  // p / (gamma - 1) over the unit box
     const double start = s.totals().energy;
@@ -377,7 +377,7 @@ TEST(Euler3d, SedovShockRadiusFollowsTheSimilaritySolution) {
 
 TEST(Euler3d, NonPhysicalStateIsFoundWithItsThreeIndices) {
   Params p = base("blast", 8, 8, 8);
-  VolumeSolver<double> s(p);
+  Solver<double, 3> s(p);
   s.set_initial_state();
   EXPECT_EQ(s.fault(), "");
   auto state = s.state();
@@ -393,7 +393,7 @@ TEST(Euler3d, KelvinHelmholtzSeedVariesAlongZWhenAsked) {
   const long n = 8;
   for (const double a : {0.0, 0.5}) {
     Params p = base("kh_mcnally", n, n, n, {"kh_mcnally.z_amplitude=" + std::to_string(a), "kh_mcnally.z_waves=2"});
-    VolumeSolver<double> s(p);
+    Solver<double, 3> s(p);
     s.set_initial_state();
     const auto f = s.fields();
     const double pi = 3.14159265358979323846;
@@ -467,7 +467,7 @@ TEST(Euler3dGravity, AUniformGasFallsFreelyAlongAllThreeAxes) {
                           {"vortex.strength=0", "vortex.vx=0", "vortex.vy=0", "gravity.x=0.25", "gravity.y=-0.5",
                            "gravity.z=0.75", "euler2d.integrator=" + integrator});
     EXPECT_FALSE(p.fused_stage);  // gravity runs the split kernels
-    VolumeSolver<double> s(p);
+    Solver<double, 3> s(p);
     s.set_initial_state();
     const auto u0 = s.state();
     for (int k = 0; k < 40; ++k) s.advance(0.01);
@@ -500,7 +500,7 @@ TEST(Euler3dGravity, MassAndEnergyWithPotentialConservedInAClosedBox) {
     p.boundary = {BoundaryKind::reflecting, BoundaryKind::reflecting, BoundaryKind::reflecting,
                   BoundaryKind::reflecting};
     p.boundary_z = {BoundaryKind::reflecting, BoundaryKind::reflecting};
-    VolumeSolver<double> s(p);
+    Solver<double, 3> s(p);
     const auto total = [&] {
       const auto u = s.state();
       const double dv = (p.hi[0] - p.lo[0]) / p.nx * ((p.hi[1] - p.lo[1]) / p.ny) * ((p.hi[2] - p.lo[2]) / p.nz);
@@ -613,8 +613,8 @@ TEST(Euler3dScalars, AScalarOfOneIsTheDensityAndTheGasIsUntouched) {
                                            "blast.radius=0.3"};
     const auto one = [](double, double, double) { return 1.0; };
     const auto low = [](double, double, double z) { return z < 0.4 ? 1.0 : 0.0; };
-    VolumeSolver<double> with(with_scalars(base("blast", 14, 12, 10, keys), {one, low}));
-    VolumeSolver<double> without(with_scalars(base("blast", 14, 12, 10, keys), {}));
+    Solver<double, 3> with(with_scalars(base("blast", 14, 12, 10, keys), {one, low}));
+    Solver<double, 3> without(with_scalars(base("blast", 14, 12, 10, keys), {}));
     run_to(with, 0.03);
     run_to(without, 0.03);
     const auto a = with.state(), b = without.state();
@@ -644,7 +644,7 @@ TEST(Euler3dScalars, AScalarOfOneIsTheDensityAndTheGasIsUntouched) {
 TEST(Euler3dScalars, TotalsConservedAndBoundsKeptInAPeriodicBox) {
   const auto layer = [](double, double, double z) { return std::fabs(z - 0.5) < 0.2 ? 1.0 : 0.0; };
   const auto wave = [](double x, double y, double z) { return 0.5 + 0.5 * std::sin(2 * M_PI * (x + y - z)); };
-  VolumeSolver<double> s(
+  Solver<double, 3> s(
       with_scalars(base("blast", 12, 10, 8, {"blast.radius=0.3", "euler2d.integrator=rk3"}), {layer, wave}));
   s.set_initial_state();
   const auto start = s.scalar_totals();
@@ -657,7 +657,7 @@ TEST(Euler3dScalars, TotalsConservedAndBoundsKeptInAPeriodicBox) {
   const auto f = s.fields();
   bool moved = false;
   const auto f0 = [&] {
-    VolumeSolver<double> t(with_scalars(base("blast", 12, 10, 8, {"blast.radius=0.3"}), {layer, wave}));
+    Solver<double, 3> t(with_scalars(base("blast", 12, 10, 8, {"blast.radius=0.3"}), {layer, wave}));
     t.set_initial_state();
     return t.fields();
   }();
@@ -779,7 +779,7 @@ TEST(Euler3dInflow, EvaluatedAtEachStagesTimeOrOnceWhenSteady) {
         ++*steady_calls;
         return steady(x, y, z, t);
       };
-      VolumeSolver<double> s(p);
+      Solver<double, 3> s(p);
       s.set_initial_state();
       const long ghosts = 2 * (4 + 4) * (4 + 4);  // two layers of the 4 x 4 side and its margins of 2
       EXPECT_EQ(*steady_calls, ghosts);
@@ -806,7 +806,7 @@ TEST(Euler3dInflow, AStateThatIsNotPhysicalIsRefusedWithTheKeyAndThePosition) {
   hold_side(p, 4, 1, 1);
   hold_side(p, 5, 0.125, 0.1);
   p.inflow[5].state = [](double, double, double, double) { return cfd::gas::Primitive<double>{-1, 0, 0, 0, 1}; };
-  VolumeSolver<double> s(p);
+  Solver<double, 3> s(p);
   try {
     s.set_initial_state();
     FAIL() << "a negative inflow density was taken";
@@ -848,7 +848,7 @@ TEST(Euler3dInflow, EachSidesValuesLandOnItsGhostCellsOnlyWhereTheyApply) {
         return at[first] < 0.5;
       };
       p.inflow[s].elsewhere = cfd::BoundaryKind::reflecting;
-      VolumeSolver<double> solver(p);
+      Solver<double, 3> solver(p);
       solver.set_initial_state();
       solver.advance(1e-3);
       const auto fields = solver.fields();

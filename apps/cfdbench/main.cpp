@@ -13,7 +13,6 @@
 #include "physics/diffusion/diffusion_reference.hpp"
 #include "physics/diffusion/diffusion_solver.hpp"
 #include "physics/euler2d/euler2d_solver.hpp"
-#include "physics/euler2d/volume_solver.hpp"
 #include "physics/sod/sod_solver.hpp"
 #include "physics/solvers.hpp"
 
@@ -458,8 +457,8 @@ Row bench_euler2d(const std::string& variant, long n, long steps, int repeats, d
   return row;
 }
 
-// euler3d: the euler2d solver on n x n x n cells (the VolumeSolver cfdrun
-// runs for grid.nz > 1), the spherical blast; the same bytes model.
+// euler3d: the euler2d solver on n x n x n cells (Solver<Real, 3>, which
+// cfdrun runs for grid.nz > 1), the spherical blast; the same bytes model.
 template <class Real>
 Row bench_euler3d(const std::string& variant, long n, long steps, int repeats, double copy_gbps) {
   const auto [nx, ny, nz] = global_size(n, 3);
@@ -469,7 +468,7 @@ Row bench_euler3d(const std::string& variant, long n, long steps, int repeats, d
                     "time.steps=" + std::to_string(steps), "euler2d.precision=" + precision_of(sizeof(Real))}));
   Row row{"euler3d", variant, sizeof(Real) == 4 ? "fp32" : "fp64", n, steps};
   measure(row, repeats, nx * ny * nz * steps, 10.0 * sizeof(Real), copy_gbps, double(nx) * ny * nz, [&] {
-    cfd::euler2d::VolumeSolver<Real> solver(p);
+    cfd::euler2d::Solver<Real, 3> solver(p);
     return timed_solve(solver, steps, [](const auto& s) { s.fields(); });
   });
   return row;

@@ -219,7 +219,7 @@ Params params(const Config& c) {
   // the split kernels run, whatever euler2d.fused_stage says (the two give
   // the same bits, so the key is a choice of speed). Not refused: a
   // checkpoint's stored configuration holds the key's default, true.
-  // (3D grids have a fused stage of their own, volume_solver.hpp.)
+  // (3D grids have a fused stage of their own, volume_fused_stage.hpp.)
   if (p.has_gravity() || p.scalars > 0) p.fused_stage = false;
 
   if (p.steps == 0 && !(p.end_time > 0)) c.reject("time.end_time", "must be positive when time.steps is 0");

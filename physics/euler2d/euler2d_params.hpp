@@ -24,7 +24,7 @@ struct Params {
   const Problem* problem = nullptr;  // euler2d.problem, from the table (problems/problem.hpp)
   StateAt initial;                   // the problem's state (host only)
   long nx = 256, ny = 256;
-  long nz = 1;                                     // > 1: a 3D grid (volume_solver.hpp)
+  long nz = 1;                                     // > 1: a 3D grid (Solver<Real, 3>)
   std::array<double, 3> lo{0, 0, 0}, hi{1, 1, 1};  // domain, from the problem (z: 3D grids)
   long steps = 0;                                  // 0: run to end_time
   double end_time = 2;

@@ -10,15 +10,14 @@ namespace cfd::euler2d {
 // history, timings and summary. Returns the exit status.
 int run(const Config& config, const RunContext& context);
 
-// run() in one precision (euler2d_case.cpp).
-template <class Real>
+// run() in one precision on a 2D grid (Dim 2; a 1D problem is one cell
+// high) or a 3D grid (Dim 3: grid.nz > 1); euler2d_case.cpp, compiled once
+// for each.
+template <class Real, int Dim>
 int run_case(const Config& config, const Params& p, const RunContext& context);
-extern template int run_case<float>(const Config&, const Params&, const RunContext&);
-extern template int run_case<double>(const Config&, const Params&, const RunContext&);
-// run_case on a 3D grid (grid.nz > 1; euler2d_case.cpp with CFDRUN_EULER2D_VOLUME).
-template <class Real>
-int run_volume_case(const Config& config, const Params& p, const RunContext& context);
-extern template int run_volume_case<float>(const Config&, const Params&, const RunContext&);
-extern template int run_volume_case<double>(const Config&, const Params&, const RunContext&);
+extern template int run_case<float, 2>(const Config&, const Params&, const RunContext&);
+extern template int run_case<double, 2>(const Config&, const Params&, const RunContext&);
+extern template int run_case<float, 3>(const Config&, const Params&, const RunContext&);
+extern template int run_case<double, 3>(const Config&, const Params&, const RunContext&);
 
 }  // namespace cfd::euler2d

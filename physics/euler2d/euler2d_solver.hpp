@@ -1,10 +1,25 @@
-// The euler2d solver: conserved U(var, j, i) on a grid block with two ghost
-// layers (x fastest in memory). A Runge-Kutta stage is one fused kernel over
-// tiles (fused_stage.hpp), or with euler2d.fused_stage: false the split
-// kernels (euler2d_kernels.hpp), which keep the primitives W and the face
-// fluxes in memory between them.
+// The euler2d solver, one class for 2D and 3D grids (Dim, a template
+// parameter): conserved U on a grid block with two ghost layers in each of
+// its directions, U(var, j, i) in 2D and U(var, k, j, i) in 3D (x fastest in
+// memory). A 1D problem is a 2D grid one cell high. What the two share is
+// written once here: the cell widths, the initial state and its check, the
+// Runge-Kutta step (runge_kutta.hpp), the inflow ghosts (inflow_ghosts.hpp),
+// the boundaries, the totals, the output and checkpoint fields, the fault
+// report. What differs is the stage:
+// - 2D: one fused kernel over tiles (fused_stage.hpp) whose rows away from
+//   other ranks run while the y ghosts travel, or with euler2d.fused_stage:
+//   false the split kernels (euler2d_kernels.hpp), which keep the primitives
+//   W and the face fluxes in memory between them. The tutorial's faces
+//   (divisions instead of reciprocals) are 2D only.
+// - 3D: the halo fills U's ghosts in x, y and z in turn, then one kernel
+//   computes the primitives, the faces' fluxes and the update, walking
+//   columns of tiles plane by plane (volume_fused_stage.hpp: U and the
+//   stages' buffers are the whole footprint), or the split kernels of
+//   volume_kernels.hpp (the same bits).
+// Gravity and passive scalars run the split kernels in both.
 #pragma once
 
+#include "core/block_cells.hpp"
 #include "core/checkpoint.hpp"
 #include "core/decomposition.hpp"
 #include "core/grid.hpp"
@@ -16,8 +31,11 @@
 #include "physics/euler2d/fused_stage.hpp"
 #include "physics/euler2d/inflow_ghosts.hpp"
 #include "physics/euler2d/runge_kutta.hpp"
+#include "physics/euler2d/volume_fused_stage.hpp"
+#include "physics/euler2d/volume_kernels.hpp"
 #include "physics/gas/state_fields.hpp"
 
+#include <array>
 #include <cmath>
 #include <limits>
 #include <stdexcept>
@@ -30,153 +48,154 @@ namespace cfd::euler2d {
 
 struct Totals {
   double mass = 0, mom_x = 0, mom_y = 0, energy = 0, kh_mode = 0;
-  double mom_z = 0;  // 3D grids (volume_solver.hpp)
+  double mom_z = 0;  // 3D grids
 };
 
-// The global grid of a case: nx x ny cells with two ghost layers.
-inline GridBlock make_grid(const Params& p) {
+// The global grid of a case with two ghost layers: nx x ny cells on `dim`
+// 2, nx x ny x nz on 3 (a run takes 3 when grid.nz > 1; a test may run one
+// plane through the 3D solver).
+inline GridBlock make_grid(const Params& p, int dim) {
+  if (dim == 3) return GridBlock::whole(3, Centering::cell, {p.nx, p.ny, p.nz}, ghost, p.lo, p.hi);
   return GridBlock::whole(2, Centering::cell, {p.nx, p.ny, 1}, ghost, {p.lo[0], p.lo[1], 0}, {p.hi[0], p.hi[1], 0});
 }
-inline std::array<bool, 3> periodic(const Params& p) {
-  return {p.boundary[0] == BoundaryKind::periodic, p.boundary[2] == BoundaryKind::periodic, false};
+inline std::array<bool, 3> periodic(const Params& p, int dim) {
+  return {p.boundary[0] == BoundaryKind::periodic, p.boundary[2] == BoundaryKind::periodic,
+          dim == 3 && p.boundary_z[0] == BoundaryKind::periodic};
 }
 
-template <class Real>
+// McNally's mode amplitude's terms of one cell (the history's
+// kh_mode_amplitude), with x and y measured from the domain's corner on the
+// unit square.
+KOKKOS_INLINE_FUNCTION void kh_mode_terms(double x, double y, double vy, double dv, double& as, double& ac,
+                                          double& ad) {
+  const double pi = 3.14159265358979323846;
+  const double e =
+      y < 0.5 ? kmath::exp(-4 * pi * kmath::fabs(y - 0.25)) : kmath::exp(-4 * pi * kmath::fabs((1 - y) - 0.25));
+  as += vy * kmath::sin(4 * pi * x) * e * dv;
+  ac += vy * kmath::cos(4 * pi * x) * e * dv;
+  ad += e * dv;
+}
+
+template <class Real, int Dim = 2>
 class Solver {
+  static_assert(Dim == 2 || Dim == 3, "euler2d::Solver: a 2D or a 3D grid (1D is a 2D grid one cell high)");
+
  public:
-  explicit Solver(const Params& p) : Solver(p, decompose(make_grid(p), periodic(p))) {}
+  // U, W, the stage buffers and the fluxes: (var, j, i) or (var, k, j, i).
+  using State = std::conditional_t<Dim == 3, Array4<Real>, Array3<Real>>;
+
+  explicit Solver(const Params& p) : Solver(p, decompose(make_grid(p, Dim), periodic(p, Dim))) {}
   Solver(const Params& p, const Decomposition& dec)
       : p_(p),
         dec_(dec),
         grid_(dec.block),
-        u_(state_array("euler2d::u", NCONS + p.scalars, true)),
+        u_(array("euler2d::u", NCONS + p.scalars)),
         // The fused forward Euler step writes its result beside the state
         // and swaps the two; the split one updates in place.
-        u_stage_(
-            state_array("euler2d::u_stage", NCONS + p.scalars, p.fused_stage || p.integrator != Integrator::euler)),
-        u_stage2_(state_array("euler2d::u_stage2", NCONS, p.fused_stage && p.integrator == Integrator::rk3)),
-        w_(state_array("euler2d::w", NPRIM + p.scalars, !p.fused_stage)),
-        fx_("euler2d::flux_x", p.fused_stage ? 0 : NCONS + p.scalars, p.fused_stage ? 0 : grid_.extent(1),
-            p.fused_stage ? 0 : grid_.extent(0) + 1),
-        fy_("euler2d::flux_y", p.fused_stage ? 0 : NCONS + p.scalars, p.fused_stage ? 0 : grid_.extent(1) + 1,
-            p.fused_stage ? 0 : grid_.extent(0)),
-        dx_("euler2d::dx", grid_.extent(0)),
-        dy_("euler2d::dy", grid_.extent(1)),
-        inv_dx_("euler2d::inv_dx", grid_.extent(0)),
-        inv_dy_("euler2d::inv_dy", grid_.extent(1)),
-        // The fused stage fills U's ghosts, the split kernels W's.
+        u_stage_(p.fused_stage || p.integrator != Integrator::euler ? array("euler2d::u_stage", NCONS + p.scalars)
+                                                                    : State()),
+        u_stage2_(p.fused_stage && p.integrator == Integrator::rk3 ? array("euler2d::u_stage2", NCONS) : State()),
+        // 3D's W is a component shorter: no tutorial faces, no internal energy (volume_kernels.hpp).
+        w_(p.fused_stage ? State() : array("euler2d::w", (Dim == 3 ? int(NPRIM_VOLUME) : int(NPRIM)) + p.scalars)),
+        fx_(p.fused_stage ? State() : array("euler2d::flux_x", NCONS + p.scalars, 0, 0, 1)),
+        fy_(p.fused_stage ? State() : array("euler2d::flux_y", NCONS + p.scalars, 0, 1, 0)),
+        fz_(p.fused_stage || Dim == 2 ? State() : array("euler2d::flux_z", NCONS + p.scalars, 1, 0, 0)),
         inflow_(p.inflow, p.sides(), grid_, halo_components(p)),
         halo_(dec, halo_components(p), faces()) {
+    const std::string me = "euler2d::Solver<" + std::to_string(Dim) + ">: ";
     if (p.problem == nullptr || !p.initial)
-      throw std::logic_error("euler2d::Solver: Params without a problem (make them with euler2d::params)");
-    if (p.has_gravity() && p.fused_stage)
-      throw std::logic_error(
-          "euler2d::Solver: gravity with the fused stage (euler2d::params chooses the split kernels)");
-    if (p.scalars > 0 && (p.fused_stage || int(p.scalar_initial.size()) != p.scalars))
-      throw std::logic_error(
-          "euler2d::Solver: passive scalars need the split kernels and an initial concentration each");
+      throw std::logic_error(me + "Params without a problem (make them with euler2d::params)");
+    if (grid_.ndim != Dim || (Dim == 2 && p.three_d())) throw std::logic_error(me + "a grid of another dimension");
+    if (Dim == 3 && p.original_faces) throw std::logic_error(me + "the tutorial's faces are 2D only");
+    if ((p.has_gravity() || p.scalars > 0) && p.fused_stage)
+      throw std::logic_error(me +
+                             "gravity or scalars with the fused stage (euler2d::params chooses the split kernels)");
+    if (int(p.scalar_initial.size()) != p.scalars)
+      throw std::logic_error(me + "an initial concentration for each passive scalar");
     // Widths as the tutorial takes them: differences of face coordinates
     // x_a(g) = lo + h*g of global face g, so they may differ from h in the
     // last bit, and every rank count gives the same ones. Their reciprocals,
     // which the modern schemes' update multiplies by (flux_difference), are
     // computed here once, with the same bits as on any device.
-    for (int d = 0; d < 2; ++d) {
-      auto widths = Kokkos::create_mirror_view(d == 0 ? dx_ : dy_);
-      auto inverses = Kokkos::create_mirror_view(d == 0 ? inv_dx_ : inv_dy_);
-      const double h = (p.hi[d] - p.lo[d]) / (d == 0 ? p.nx : p.ny);
+    for (int d = 0; d < Dim; ++d) {
+      width_[d] = Array1<Real>("euler2d::width", grid_.extent(d));
+      inverse_[d] = Array1<Real>("euler2d::inverse_width", grid_.extent(d));
+      auto widths = Kokkos::create_mirror_view(width_[d]);
+      auto inverses = Kokkos::create_mirror_view(inverse_[d]);
       for (long k = 0; k < grid_.extent(d); ++k) {
         const long g = grid_.global_index(d, k);
-        widths(k) = Real(h * static_cast<double>(g + 1) + p.lo[d]) - Real(h * static_cast<double>(g) + p.lo[d]);
+        widths(k) = Real(face(d, g + 1)) - Real(face(d, g));
         inverses(k) = Real(1) / widths(k);
       }
-      Kokkos::deep_copy(d == 0 ? dx_ : dy_, widths);
-      Kokkos::deep_copy(d == 0 ? inv_dx_ : inv_dy_, inverses);
+      Kokkos::deep_copy(width_[d], widths);
+      Kokkos::deep_copy(inverse_[d], inverses);
     }
   }
 
-  // Cell centre of global cell k as the tutorial takes it: the mean of its two faces.
-  double centre(int d, long k) const {
-    const double h = (p_.hi[d] - p_.lo[d]) / (d == 0 ? p_.nx : p_.ny);
-    return 0.5 * ((h * static_cast<double>(k) + p_.lo[d]) + (h * static_cast<double>(k + 1) + p_.lo[d]));
-  }
+  // Face g and the centre of cell g along d, as the tutorial takes them (the
+  // centre is the mean of its two faces).
+  double face(int d, long g) const { return spacing(d) * static_cast<double>(g) + p_.lo[d]; }
+  double centre(int d, long g) const { return 0.5 * (face(d, g) + face(d, g + 1)); }
+
+  // The problem's state at (x, y, z) and `time` (problems/problem.hpp).
+  gas::Primitive<double> initial(double x, double y, double z, double time) const { return p_.initial(x, y, z, time); }
 
   void set_initial_state(double time = 0) {
     auto host = Kokkos::create_mirror_view(u_);
     const Real gamma = Real(p_.gamma);
     // The first cell (global, x fastest) whose state is not physical.
     long bad = std::numeric_limits<long>::max();
-    double bad_values[3] = {0, 0, 0};
-    for (long j = grid_.begin(1); j < grid_.end(1); ++j)
-      for (long i = grid_.begin(0); i < grid_.end(0); ++i) {
-        const gas::Primitive<double> s =
-            initial(centre(0, grid_.global_index(0, i)), centre(1, grid_.global_index(1, j)), time);
-        const long flat = grid_.global_index(1, j) * p_.nx + grid_.global_index(0, i);
-        const gas::Conserved<Real> c =
-            gas::to_conserved(gas::Primitive<Real>{Real(s.rho), Real(s.vx), Real(s.vy), Real(s.vz), Real(s.p)}, gamma);
-        host(IDN, j, i) = c.rho;
-        host(IM1, j, i) = c.mx;
-        host(IM2, j, i) = c.my;
-        host(IM3, j, i) = c.mz;
-        host(IEN, j, i) = c.energy;
-        for (int k = 0; k < p_.scalars; ++k) {
-          const double x = centre(0, grid_.global_index(0, i)), y = centre(1, grid_.global_index(1, j));
-          host(NCONS + k, j, i) = c.rho * Real(p_.scalar_initial[k](x, y, 0));
+    double bad_values[2] = {0, 0};
+    for (long k = grid_.begin(2); k < grid_.end(2); ++k)
+      for (long j = grid_.begin(1); j < grid_.end(1); ++j)
+        for (long i = grid_.begin(0); i < grid_.end(0); ++i) {
+          const long gi = grid_.global_index(0, i), gj = grid_.global_index(1, j), gk = grid_.global_index(2, k);
+          const double x = centre(0, gi), y = centre(1, gj), z = Dim == 3 ? centre(2, gk) : 0.0;
+          const gas::Primitive<double> s = p_.initial(x, y, z, time);
+          const gas::Conserved<Real> c = gas::to_conserved(
+              gas::Primitive<Real>{Real(s.rho), Real(s.vx), Real(s.vy), Real(s.vz), Real(s.p)}, gamma);
+          element(host, IDN, k, j, i) = c.rho, element(host, IM1, k, j, i) = c.mx, element(host, IM2, k, j, i) = c.my;
+          element(host, IM3, k, j, i) = c.mz, element(host, IEN, k, j, i) = c.energy;
+          for (int n = 0; n < p_.scalars; ++n)
+            element(host, NCONS + n, k, j, i) = c.rho * Real(p_.scalar_initial[n](x, y, z));
+          // Checked as the solver holds it: the primitives of the stored state
+          // in the working precision, as fault() finds them (fp32 may round
+          // a state of double to zero or infinity).
+          const CellPrimitives<Real> w = primitives_of(c);
+          const bool finite = std::isfinite(double(w.rho)) && std::isfinite(double(w.vx)) &&
+                              std::isfinite(double(w.vy)) && std::isfinite(double(w.vz)) && std::isfinite(double(w.p));
+          const long flat = (gk * p_.ny + gj) * p_.nx + gi;
+          if ((!finite || !(w.rho > Real(0)) || !(w.p > Real(0))) && flat < bad) {
+            bad = flat;
+            bad_values[0] = double(w.rho), bad_values[1] = double(w.p);
+          }
         }
-        // Checked as the solver holds it: the primitives of the stored state
-        // in the working precision, as bad_cell() finds them (fp32 may round
-        // a state of double to zero or infinity).
-        const CellPrimitives<Real> w =
-            reciprocal_cells() ? cell_primitives<true>(host, j, i, gamma) : cell_primitives(host, j, i, gamma);
-        const bool finite = std::isfinite(double(w.rho)) && std::isfinite(double(w.vx)) &&
-                            std::isfinite(double(w.vy)) && std::isfinite(double(w.p));
-        if ((!finite || !(w.rho > Real(0)) || !(w.p > Real(0))) && flat < bad) {
-          bad = flat;
-          bad_values[0] = double(w.rho), bad_values[1] = double(w.p);
-          bad_values[2] = std::isfinite(double(w.vx + w.vy)) ? 0.0 : NAN;
-        }
-      }
     refuse_bad_initial_state(bad, bad_values);
-    InflowGhosts<Real>::refuse(inflow_ghosts(time), dec_, false);
+    InflowGhosts<Real>::refuse(inflow_ghosts(time), dec_, Dim == 3);
     Kokkos::deep_copy(u_, host);
     step_ = 0;
     time_ = 0;
     state_changed();
   }
 
-  // An initial state that is not physical in some cell ends every rank with
-  // the cell, its position and values (a ConfigError: the case is wrong).
-  void refuse_bad_initial_state(long bad, const double values[3]) const {
-    const long first = dec_.comm.min(bad);
-    if (first == std::numeric_limits<long>::max()) return;
-    double v[3] = {values[0], values[1], values[2]};
-    dec_.comm.from_owner(first == bad, v, 3);
-    const long i = first % p_.nx, j = first / p_.nx;
-    const std::string what = !std::isfinite(v[0]) || !(v[0] > 0)   ? "density " + format_real(v[0])
-                             : !std::isfinite(v[1]) || !(v[1] > 0) ? "pressure " + format_real(v[1])
-                                                                   : std::string("a velocity that is not finite");
-    const std::string problem = p_.problem->name;
-    throw ConfigError("euler2d: error: the initial state of problem " + problem + " is not physical: cell (i, j) = (" +
-                      std::to_string(i + 1) + ", " + std::to_string(j + 1) + ") at (x, y) = (" +
-                      format_real(centre(0, i)) + ", " + format_real(centre(1, j)) + ") has " + what +
-                      (problem == "expression" ? " (from the formulas expression.*)" : "") +
-                      "; density and pressure must be positive and finite in the working precision (" +
-                      (sizeof(Real) == 4 ? "fp32" : "fp64") + ")");
-  }
-
-  // The problem's state at (x, y) and `time` (problems/problem.hpp).
-  gas::Primitive<double> initial(double x, double y, double time) const { return p_.initial(x, y, 0, time); }
-
-  // dt = cfl * min over this block's cells of min(dx/(|vx|+c), dy/(|vy|+c));
-  // negative when a cell is not physical. The driver takes the minimum over
-  // ranks, which is exact, so every rank count gives the same dt.
-  // The fused stage finds the bound of the next step with the last stage of
-  // this one; otherwise a kernel finds it. The primitives come as the face
-  // scheme takes them (by a reciprocal, or the tutorial's divisions).
+  // dt = cfl * min over this block's cells of min(dx/(|vx|+c), dy/(|vy|+c)
+  // [, dz/(|vz|+c)]); negative when a cell is not physical. The driver takes
+  // the minimum over ranks, which is exact, so every rank count gives the
+  // same dt. The fused stage finds the bound of the next step with the last
+  // stage of this one (from the values it has just written: the same bits);
+  // otherwise a kernel finds it, from the primitives as the face scheme
+  // takes them (by a reciprocal, or the tutorial's divisions).
   double stable_dt() const {
     const auto block_bound = [&](auto reciprocal) {
-      return min_2d<Kokkos::Iterate::Right, Real>(
-          "euler2d::dt_bound", int(grid_.begin(1)), int(grid_.end(1)), int(grid_.begin(0)), int(grid_.end(0)), 1,
-          DtBound<Real, decltype(reciprocal)::value>{u_, dx_, dy_, Real(p_.gamma)});
+      constexpr bool R = decltype(reciprocal)::value;
+      if constexpr (Dim == 3)
+        return min_3d<Real>("euler2d::dt_bound", grid_.begin(2), grid_.end(2), grid_.begin(1), grid_.end(1),
+                            grid_.begin(0), grid_.end(0),
+                            VolumeDtBound<Real, R>{u_, width_[0], width_[1], width_[2], Real(p_.gamma)});
+      else
+        return min_2d<Kokkos::Iterate::Right, Real>("euler2d::dt_bound", int(grid_.begin(1)), int(grid_.end(1)),
+                                                    int(grid_.begin(0)), int(grid_.end(0)), 1,
+                                                    DtBound<Real, R>{u_, width_[0], width_[1], Real(p_.gamma)});
     };
     const Real local = dt_bound_known_      ? dt_bound_
                        : reciprocal_cells() ? block_bound(std::true_type{})
@@ -185,184 +204,188 @@ class Solver {
   }
 
   // Whether the case's face scheme takes its cells' primitives by a
-  // reciprocal (FaceScheme::reciprocal: every scheme but the tutorial's).
+  // reciprocal (FaceScheme::reciprocal: every scheme but the tutorial's,
+  // which is 2D only).
   bool reciprocal_cells() const { return !p_.original_faces; }
 
-  // First cell (i, j) of the global grid, 0-based, that is not physical, over all ranks.
-  std::pair<long, long> bad_cell() const {
+  // The first cell of the global grid (x fastest, over all ranks) that is
+  // not physical, as i + nx (j + ny k); -1 if none. Collective.
+  long first_bad_cell() const {
     auto u = u_;
     const Real gamma = Real(p_.gamma);
     const bool reciprocal = reciprocal_cells();
-    const long nx = p_.nx, x0 = grid_.offset[0] - grid_.begin(0), y0 = grid_.offset[1] - grid_.begin(1);
-    long first = Kokkos::reduction_identity<long>::min();
-    Kokkos::parallel_reduce(
-        "euler2d::find_bad_cell", interior(),
-        KOKKOS_LAMBDA(const int j, const int i, long& k) {
-          const long flat = (y0 + j) * nx + (x0 + i);
+    return first_flagged_cell(
+        "euler2d::find_bad_cell", grid_, dec_.comm, KOKKOS_LAMBDA(const long k, const long j, const long i) {
           // The primitives as stable_dt computes them, so that the cell it
           // finds unphysical is the one found here.
-          const CellPrimitives<Real> w =
-              reciprocal ? cell_primitives<true>(u, j, i, gamma) : cell_primitives(u, j, i, gamma);
-          if ((!(w.rho > 0) || !(w.p > 0)) && flat < k) k = flat;
-        },
-        Kokkos::Min<long>(first));
-    first = dec_.comm.min(first);
-    if (first == Kokkos::reduction_identity<long>::min()) return {-1, -1};
-    return {first % nx, first / nx};
+          const Real rho = element(u, IDN, k, j, i), mx = element(u, IM1, k, j, i), my = element(u, IM2, k, j, i),
+                     mz = element(u, IM3, k, j, i), energy = element(u, IEN, k, j, i);
+          const CellPrimitives<Real> w = reciprocal ? cell_primitives<true>(rho, mx, my, mz, energy, gamma)
+                                                    : cell_primitives(rho, mx, my, mz, energy, gamma);
+          return !(w.rho > 0) || !(w.p > 0);
+        });
   }
 
   // The first cell of the global grid that is not physical, its density and
   // pressure; "" if none.
   std::string fault() const {
-    const auto [i, j] = bad_cell();
-    if (i < 0) return "";
+    const long first = first_bad_cell();
+    if (first < 0) return "";
+    const long nx = p_.nx, ny = p_.ny;
+    const long g[3] = {first % nx, first / nx % ny, first / (nx * ny)};
     // The rank that holds the cell reads its values.
     double values[2] = {0, 0};
-    const long li = i - grid_.offset[0] + grid_.begin(0), lj = j - grid_.offset[1] + grid_.begin(1);
-    const bool owner = li >= grid_.begin(0) && li < grid_.end(0) && lj >= grid_.begin(1) && lj < grid_.end(1);
+    long local[3] = {0, 0, 0};
+    bool owner = true;
+    for (int d = 0; d < 3; ++d) {
+      local[d] = g[d] - grid_.offset[d] + grid_.begin(d);
+      owner = owner && local[d] >= grid_.begin(d) && local[d] < grid_.end(d);
+    }
     if (owner) {
       // Element by element: the cell's slice across the variables is strided,
       // and Kokkos copies no strided device view to the host (CUDA).
-      Real u[NCONS];
-      for (int v = 0; v < NCONS; ++v) Kokkos::deep_copy(u[v], Kokkos::subview(u_, v, lj, li));
-      const CellPrimitives<Real> w = reciprocal_cells()
-                                         ? cell_primitives<true>(u[IDN], u[IM1], u[IM2], u[IM3], u[IEN], Real(p_.gamma))
-                                         : cell_primitives(u[IDN], u[IM1], u[IM2], u[IM3], u[IEN], Real(p_.gamma));
-      values[0] = w.rho;
-      values[1] = w.p;
+      Real c[NCONS];
+      for (int v = 0; v < NCONS; ++v) {
+        if constexpr (Dim == 3)
+          Kokkos::deep_copy(c[v], Kokkos::subview(u_, v, local[2], local[1], local[0]));
+        else
+          Kokkos::deep_copy(c[v], Kokkos::subview(u_, v, local[1], local[0]));
+      }
+      const CellPrimitives<Real> w = primitives_of(gas::Conserved<Real>{c[IDN], c[IM1], c[IM2], c[IM3], c[IEN]});
+      values[0] = w.rho, values[1] = w.p;
     }
     dec_.comm.from_owner(owner, values, 2);
-    return "non-physical state at step " + std::to_string(step_) + ", t = " + format_real(time_) + ": cell (i, j) = (" +
-           std::to_string(i + 1) + ", " + std::to_string(j + 1) + ") has density " + format_real(values[0]) +
-           " and pressure " + format_real(values[1]);
+    return "non-physical state at step " + std::to_string(step_) + ", t = " + format_real(time_) + ": cell " +
+           cell_name(g) + " has density " + format_real(values[0]) + " and pressure " + format_real(values[1]);
   }
 
   void advance(double dt) {
     // Each stage's inflow ghosts at the time its state stands for: t, then
-    // t + dt (RK2), or t, t + dt, t + dt/2 (SSP-RK3).
-    const auto at = [&](double c) { inflow_ghosts(time_ + c * dt); };
-    // The fused stage fills U_in's ghosts and runs one kernel, which finds
-    // the next dt bound with the last stage; the split kernels fill W's.
-    const auto one_stage = [&](const Array3<Real>& u_base, const Array3<Real>& u_in, const Array3<Real>& u_out, Real a,
-                               Real b, Real h, bool last) {
-      if (p_.fused_stage) return fused(u_base, u_in, u_out, a, b, h, last);
-      stage(u_base, u_in, u_out, a, b, h);
-      return Real(0);
-    };
-    dt_bound_ = ssp_step(p_.integrator, p_.fused_stage, u_, u_stage_, u_stage2_, Real(dt), at, one_stage);
+    // t + dt (RK2), or t, t + dt, t + dt/2 (SSP-RK3). The fused stage reads
+    // u_in around each cell, so no stage of it may write its input
+    // (runge_kutta.hpp); the split kernels read u_in at its own cell only
+    // (and W), so they update in place. Either way the same arithmetic.
+    const auto at_time = [&](double c) { inflow_ghosts(time_ + c * dt); };
+    const auto one_stage = [&](const State& u_base, const State& u_in, const State& u_out, Real a, Real b, Real h,
+                               bool last) { return stage(u_base, u_in, u_out, a, b, h, last); };
+    dt_bound_ = ssp_step(p_.integrator, p_.fused_stage, u_, u_stage_, u_stage2_, Real(dt), at_time, one_stage);
     dt_bound_known_ = p_.fused_stage;
     ++step_;
     time_ += dt;
   }
 
-  // Each passive scalar's total, the sum of rho*s_k times the cell area
-  // (the history's scalar_k columns).
+  // Each passive scalar's total, the sum of rho*s_k times the cell area or
+  // volume (the history's scalar_k columns).
   std::vector<double> scalar_totals() const {
     std::vector<double> sums(p_.scalars, 0.0);
     auto u = u_;
-    auto dx = dx_, dy = dy_;
-    for (int k = 0; k < p_.scalars; ++k) {
-      const int v = NCONS + k;
-      Kokkos::parallel_reduce(
-          "euler2d::scalar_totals", interior(),
-          KOKKOS_LAMBDA(const int j, const int i, double& sum) {
-            sum += u(v, j, i) * (static_cast<double>(dx(i)) * static_cast<double>(dy(j)));
-          },
-          sums[k]);
+    auto dx = width_[0], dy = width_[1], dz = width_[2];
+    for (int n = 0; n < p_.scalars; ++n) {
+      const int v = NCONS + n;
+      if constexpr (Dim == 3)
+        Kokkos::parallel_reduce(
+            "euler2d::scalar_totals", interior(),
+            KOKKOS_LAMBDA(const long k, const long j, const long i, double& sum) {
+              sum += u(v, k, j, i) *
+                     (static_cast<double>(dx(i)) * static_cast<double>(dy(j)) * static_cast<double>(dz(k)));
+            },
+            sums[n]);
+      else
+        Kokkos::parallel_reduce(
+            "euler2d::scalar_totals", interior(),
+            KOKKOS_LAMBDA(const int j, const int i, double& sum) {
+              sum += u(v, j, i) * (static_cast<double>(dx(i)) * static_cast<double>(dy(j)));
+            },
+            sums[n]);
     }
     if (!sums.empty()) dec_.comm.sum(sums.data(), int(sums.size()));
     return sums;
   }
 
+  // The totals over the box (sum of value * cell area or volume); kh_mode is
+  // McNally's amplitude, over the whole volume in 3D. Other boxes than the
+  // unit square are scaled to it.
   Totals totals() const {
     auto u = u_;
-    auto dx = dx_, dy = dy_;
-    // McNally's amplitude is defined on the unit square; other boxes are scaled to it.
+    auto dx = width_[0], dy = width_[1], dz = width_[2];
     const double hx = 1.0 / p_.nx, hy = 1.0 / p_.ny;
     const long x0 = grid_.offset[0] - grid_.begin(0), y0 = grid_.offset[1] - grid_.begin(1);
-    double m = 0, mx = 0, my = 0, en = 0, s = 0, c = 0, d = 0;
-    Kokkos::parallel_reduce(
-        "euler2d::totals", interior(),
-        KOKKOS_LAMBDA(const int j, const int i, double& am, double& amx, double& amy, double& aen, double& as,
-                      double& ac, double& ad) {
-          const double dv = static_cast<double>(dx(i)) * static_cast<double>(dy(j));
-          am += u(IDN, j, i) * dv;
-          amx += u(IM1, j, i) * dv;
-          amy += u(IM2, j, i) * dv;
-          aen += u(IEN, j, i) * dv;
-          // McNally's mode amplitude, with x and y measured from the domain's corner.
-          const double pi = 3.14159265358979323846;
-          const double x = (x0 + i + 0.5) * hx, y = (y0 + j + 0.5) * hy;
-          const double e =
-              y < 0.5 ? kmath::exp(-4 * pi * kmath::fabs(y - 0.25)) : kmath::exp(-4 * pi * kmath::fabs((1 - y) - 0.25));
-          const double vy = u(IM2, j, i) / u(IDN, j, i);
-          as += vy * kmath::sin(4 * pi * x) * e * dv;
-          ac += vy * kmath::cos(4 * pi * x) * e * dv;
-          ad += e * dv;
-        },
-        m, mx, my, en, s, c, d);
-    double sums[7] = {m, mx, my, en, s, c, d};
-    dec_.comm.sum(sums, 7);
-    const double ms = sums[4] / sums[6], mc = sums[5] / sums[6];
-    return {sums[0], sums[1], sums[2], sums[3], 2 * std::sqrt(ms * ms + mc * mc)};
+    double m = 0, mx = 0, my = 0, mz = 0, en = 0, s = 0, c = 0, d = 0;
+    if constexpr (Dim == 3)
+      Kokkos::parallel_reduce(
+          "euler2d::totals", interior(),
+          KOKKOS_LAMBDA(const long k, const long j, const long i, double& am, double& amx, double& amy, double& amz,
+                        double& aen, double& as, double& ac, double& ad) {
+            const double dv = static_cast<double>(dx(i)) * static_cast<double>(dy(j)) * static_cast<double>(dz(k));
+            am += u(IDN, k, j, i) * dv;
+            amx += u(IM1, k, j, i) * dv;
+            amy += u(IM2, k, j, i) * dv;
+            amz += u(IM3, k, j, i) * dv;
+            aen += u(IEN, k, j, i) * dv;
+            kh_mode_terms((x0 + i + 0.5) * hx, (y0 + j + 0.5) * hy, u(IM2, k, j, i) / u(IDN, k, j, i), dv, as, ac, ad);
+          },
+          m, mx, my, mz, en, s, c, d);
+    else  // vz is advected without a z gradient: no z momentum column
+      Kokkos::parallel_reduce(
+          "euler2d::totals", interior(),
+          KOKKOS_LAMBDA(const int j, const int i, double& am, double& amx, double& amy, double& aen, double& as,
+                        double& ac, double& ad) {
+            const double dv = static_cast<double>(dx(i)) * static_cast<double>(dy(j));
+            am += u(IDN, j, i) * dv;
+            amx += u(IM1, j, i) * dv;
+            amy += u(IM2, j, i) * dv;
+            aen += u(IEN, j, i) * dv;
+            kh_mode_terms((x0 + i + 0.5) * hx, (y0 + j + 0.5) * hy, u(IM2, j, i) / u(IDN, j, i), dv, as, ac, ad);
+          },
+          m, mx, my, en, s, c, d);
+    double sums[8] = {m, mx, my, mz, en, s, c, d};
+    dec_.comm.sum(sums, 8);
+    const double ms = sums[5] / sums[7], mc = sums[6] / sums[7];
+    return {sums[0], sums[1], sums[2], sums[4], 2 * std::sqrt(ms * ms + mc * mc), sums[3]};
   }
 
-  // Primitive fields of this block's cells on the host, x fastest: rho, vx, vy, vz, p.
+  // Primitive fields of this block's cells on the host, x fastest: rho, vx,
+  // vy, vz, p, then the scalars' concentrations s1, s2, ...
   std::vector<HostField<Real>> fields() const {
-    auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), output_primitives());
     // Code units: the problems are posed dimensionless.
-    std::vector<HostField<Real>> out{{"rho", {}, "1", "density"},
-                                     {"vx", {}, "1", "velocity along x"},
-                                     {"vy", {}, "1", "velocity along y"},
-                                     {"vz", {}, "1", "velocity along z (advected, no z gradient)"},
-                                     {"p", {}, "1", "pressure"}};
-    std::vector<int> vars = {IDN, IVX, IVY, IVZ, p_.fused_stage ? int(IEN) : int(IPR)};
-    for (int k = 0; k < p_.scalars; ++k) {
+    std::vector<HostField<Real>> out{
+        {"rho", {}, "1", "density"},
+        {"vx", {}, "1", "velocity along x"},
+        {"vy", {}, "1", "velocity along y"},
+        {"vz", {}, "1", Dim == 3 ? "velocity along z" : "velocity along z (advected, no z gradient)"},
+        {"p", {}, "1", "pressure"}};
+    for (int n = 0; n < p_.scalars; ++n)
       out.push_back(
-          {"s" + std::to_string(k + 1), {}, "1", "passive scalar " + std::to_string(k + 1) + ", a concentration"});
-      vars.push_back(NPRIM + k);
-    }
-    for (size_t k = 0; k < vars.size(); ++k) {
-      out[k].values.reserve(grid_.owned_count());
-      for (long j = grid_.begin(1); j < grid_.end(1); ++j)
-        for (long i = grid_.begin(0); i < grid_.end(0); ++i) out[k].values.push_back(host(vars[k], j, i));
-    }
+          {"s" + std::to_string(n + 1), {}, "1", "passive scalar " + std::to_string(n + 1) + ", a concentration"});
+    // Where output_primitives() puts each of them.
+    std::vector<int> slots = {IDN, IVX, IVY, IVZ, Dim == 2 && !p_.fused_stage ? int(IPR) : int(IEN)};
+    for (int n = 0; n < p_.scalars; ++n) slots.push_back((Dim == 3 ? int(NPRIM_VOLUME) : int(NPRIM)) + n);
+    auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), output_primitives());
+    for (size_t v = 0; v < out.size(); ++v) out[v].values = owned_cells(host, slots[v], grid_);
     return out;
   }
 
-  // Conserved state of this block's cells on the host, for bit-for-bit comparisons.
+  // The conserved state of this block's cells on the host, x fastest: what
+  // a checkpoint holds (U's rows, then each scalar's rho*s_k).
+  std::vector<HostField<Real>> state() const {
+    std::vector<HostField<Real>> out = gas::conserved_fields<Real>();
+    for (int n = 0; n < p_.scalars; ++n)
+      out.push_back({"scalar_" + std::to_string(n + 1), {}, "1", "rho * s" + std::to_string(n + 1)});
+    return owned_fields(u_, std::move(out), grid_);
+  }
+  // The conserved state of the owned cells, component after component, for
+  // bit-for-bit comparisons.
   std::vector<Real> conserved() const {
     std::vector<Real> out;
     out.reserve((NCONS + p_.scalars) * grid_.owned_count());
     for (const auto& f : state()) out.insert(out.end(), f.values.begin(), f.values.end());
     return out;
   }
-
-  // The conserved state of this block's cells on the host, x fastest: what
-  // a checkpoint holds.
-  std::vector<HostField<Real>> state() const {
-    auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), u_);
-    std::vector<HostField<Real>> out = gas::conserved_fields<Real>();
-    for (int k = 0; k < p_.scalars; ++k)
-      out.push_back({"scalar_" + std::to_string(k + 1), {}, "1", "rho * s" + std::to_string(k + 1)});
-    for (int v = 0; v < NCONS + p_.scalars; ++v) {
-      out[v].values.reserve(grid_.owned_count());
-      for (long j = grid_.begin(1); j < grid_.end(1); ++j)
-        for (long i = grid_.begin(0); i < grid_.end(0); ++i) out[v].values.push_back(host(v, j, i));
-    }
-    return out;
-  }
   Attributes clock() const { return {{"step", static_cast<double>(step_)}, {"time", time_}}; }
   // Continues from a checkpoint's state: the primitives follow from it as
   // after a step, and the ghosts travel at the start of the next stage.
   void restore(const std::vector<HostField<Real>>& state, const Attributes& clock) {
-    auto host = Kokkos::create_mirror_view(u_);
-    for (int v = 0; v < NCONS + p_.scalars; ++v) {
-      size_t k = 0;
-      for (long j = grid_.begin(1); j < grid_.end(1); ++j)
-        for (long i = grid_.begin(0); i < grid_.end(0); ++i) host(v, j, i) = state.at(v).values.at(k++);
-    }
-    Kokkos::deep_copy(u_, host);
+    restore_owned_cells(u_, state, NCONS + p_.scalars, grid_);
     step_ = static_cast<long>(clock_value(clock, "step"));
     time_ = clock_value(clock, "time");
     inflow_.stale();
@@ -370,9 +393,10 @@ class Solver {
   }
 
   void release() {
-    u_ = u_stage_ = u_stage2_ = w_ = fx_ = fy_ = Array3<Real>();
+    u_ = u_stage_ = u_stage2_ = w_ = fx_ = fy_ = fz_ = output_ = State();
+    for (auto& a : width_) a = Array1<Real>();
+    for (auto& a : inverse_) a = Array1<Real>();
     inflow_.release();
-    dx_ = dy_ = inv_dx_ = inv_dy_ = Array1<Real>();
     halo_.release();
   }
 
@@ -387,114 +411,201 @@ class Solver {
   long updates_per_step() const { return grid_.owned_count(); }
 
  private:
-  // A (var, j, i) array over the block with its ghosts, or an empty one.
-  Array3<Real> state_array(const std::string& label, int vars, bool needed) const {
-    if (!needed) return Array3<Real>(label, 0, 0, 0);
-    return Array3<Real>(label, vars, grid_.extent(1), grid_.extent(0));
+  double spacing(int d) const {
+    const long n = d == 0 ? p_.nx : d == 1 ? p_.ny : p_.nz;
+    return (p_.hi[d] - p_.lo[d]) / static_cast<double>(n);
   }
 
-  // U was set from outside a step: the split kernels' W follows it, and the
-  // fused stage's bound on dt is no longer known.
+  // An array over the block with its ghosts and `more` entries along each
+  // direction (the faces of a flux array); 2D has no k.
+  State array(const std::string& label, int vars, int more_k = 0, int more_j = 0, int more_i = 0) const {
+    if constexpr (Dim == 3)
+      return State(label, vars, grid_.extent(2) + more_k, grid_.extent(1) + more_j, grid_.extent(0) + more_i);
+    else
+      return State(label, vars, grid_.extent(1) + more_j, grid_.extent(0) + more_i);
+  }
+
+  // What the halo exchanges and the inflow sides fill: U (the fused stage,
+  // and every 3D stage), or the 2D split kernels' W.
+  static int halo_components(const Params& p) {
+    if (Dim == 3) return NCONS + p.scalars;
+    return p.fused_stage ? int(NCONS) : int(NPRIM) + p.scalars;
+  }
+
+  // A cell's primitives as the face scheme takes them (by a reciprocal, or the tutorial's divisions).
+  CellPrimitives<Real> primitives_of(const gas::Conserved<Real>& c) const {
+    const Real gamma = Real(p_.gamma);
+    return reciprocal_cells() ? cell_primitives<true>(c.rho, c.mx, c.my, c.mz, c.energy, gamma)
+                              : cell_primitives(c.rho, c.mx, c.my, c.mz, c.energy, gamma);
+  }
+
+  // "(i, j) = (..)" or "(i, j, k) = (..)" of a global cell, 1-based.
+  static std::string cell_name(const long (&g)[3]) {
+    std::string at = "(" + std::to_string(g[0] + 1) + ", " + std::to_string(g[1] + 1);
+    if (Dim == 3) at += ", " + std::to_string(g[2] + 1);
+    return std::string(Dim == 3 ? "(i, j, k)" : "(i, j)") + " = " + at + ")";
+  }
+
+  // An initial state that is not physical in some cell ends every rank with
+  // the cell, its position and values (a ConfigError: the case is wrong).
+  void refuse_bad_initial_state(long bad, const double values[2]) const {
+    const long first = dec_.comm.min(bad);
+    if (first == std::numeric_limits<long>::max()) return;
+    double v[2] = {values[0], values[1]};
+    dec_.comm.from_owner(first == bad, v, 2);
+    const long g[3] = {first % p_.nx, first / p_.nx % p_.ny, first / (p_.nx * p_.ny)};
+    std::string position = "(" + format_real(centre(0, g[0])) + ", " + format_real(centre(1, g[1]));
+    if (Dim == 3) position += ", " + format_real(centre(2, g[2]));
+    const std::string what = !std::isfinite(v[0]) || !(v[0] > 0)   ? "density " + format_real(v[0])
+                             : !std::isfinite(v[1]) || !(v[1] > 0) ? "pressure " + format_real(v[1])
+                                                                   : std::string("a velocity that is not finite");
+    const std::string problem = p_.problem->name;
+    throw ConfigError("euler2d: error: the initial state of problem " + problem + " is not physical: cell " +
+                      cell_name(g) + " at " + (Dim == 3 ? "(x, y, z)" : "(x, y)") + " = " + position + ") has " + what +
+                      (problem == "expression" ? " (from the formulas expression.*)" : "") +
+                      "; density and pressure must be positive and finite in the working precision (" +
+                      (sizeof(Real) == 4 ? "fp32" : "fp64") + ")");
+  }
+
+  // U was set from outside a step: the 2D split kernels' W follows it, and
+  // the fused stage's bound on dt is no longer known.
   void state_changed() {
     dt_bound_known_ = false;
-    if (!p_.fused_stage) primitives(u_);
+    if constexpr (Dim == 2)
+      if (!p_.fused_stage) primitives(u_);
   }
 
-  // The primitives rho, vx, vy, vz and p of the block's cells (in slots IDN,
-  // IVX, IVY, IVZ and IPR of the split kernels' W; in the fused stage's
-  // IDN..IEN of its stage buffer, unused between steps), computed as the
-  // face scheme computes W (by reciprocals or divisions), so that both kinds
-  // of kernel write the same bits.
-  Array3<Real> output_primitives() const {
-    if (!p_.fused_stage) return w_;
-    with_face_scheme(p_, [&](auto scheme) {
-      for_each_2d<Kokkos::Iterate::Right>(
-          "euler2d::output_primitives", int(grid_.begin(1)), int(grid_.end(1)), int(grid_.begin(0)), int(grid_.end(0)),
-          1, OutputPrimitives<Real, decltype(scheme)::reciprocal>{u_, u_stage_, Real(p_.gamma)});
-    });
-    return u_stage_;
+  // The primitives rho, vx, vy, vz and p of the block's cells, computed as
+  // the face scheme computes W (by reciprocals or divisions), so that every
+  // kind of kernel writes the same bits: the 2D split kernels' W (slots IDN,
+  // IVX, IVY, IVZ, IPR; kept up to date after each step), otherwise a stage
+  // buffer (unused between steps; IDN .. IEN, then the scalars at
+  // NPRIM_VOLUME in 3D), or with 3D forward Euler, which has none, an array
+  // of its own.
+  State output_primitives() const {
+    if constexpr (Dim == 2) {
+      if (!p_.fused_stage) return w_;
+      with_face_scheme(p_, [&](auto scheme) {
+        for_each_2d<Kokkos::Iterate::Right>(
+            "euler2d::output_primitives", int(grid_.begin(1)), int(grid_.end(1)), int(grid_.begin(0)),
+            int(grid_.end(0)), 1, OutputPrimitives<Real, decltype(scheme)::reciprocal>{u_, u_stage_, Real(p_.gamma)});
+      });
+      return u_stage_;
+    } else {
+      if (u_stage_.extent(0) == 0 && output_.extent(0) == 0) output_ = array("euler2d::output", NCONS + p_.scalars);
+      const State out = u_stage_.extent(0) > 0 ? u_stage_ : output_;
+      const long k0 = grid_.begin(2), k1 = grid_.end(2), j0 = grid_.begin(1), j1 = grid_.end(1), i0 = grid_.begin(0),
+                 i1 = grid_.end(0);
+      for_each_3d("euler2d::output_primitives", k0, k1, j0, j1, i0, i1,
+                  VolumePrimitives<Real, true>{u_, out, Real(p_.gamma)});
+      if (p_.scalars > 0) {
+        static_assert(int(NPRIM_VOLUME) == int(NCONS), "the output's scalars in U's rows");
+        for_each_3d("euler2d::output_scalars", k0, k1, j0, j1, i0, i1,
+                    ScalarPrimitives<Array4<Real>, NPRIM_VOLUME>{u_, out, p_.scalars});
+      }
+      return out;
+    }
   }
+
+  auto interior() const {
+    if constexpr (Dim == 3)
+      return Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<3>, Kokkos::IndexType<long>>(
+          {grid_.begin(2), grid_.begin(1), grid_.begin(0)}, {grid_.end(2), grid_.end(1), grid_.end(0)});
+    else
+      return range_2d<Kokkos::Iterate::Right>(grid_.begin(1), grid_.end(1), grid_.begin(0), grid_.end(0));
+  }
+
+  // The faces of the box as the case gives them; reflecting walls negate the
+  // normal velocity (W, 2D split kernels) or momentum (U: the fused stage,
+  // and every 3D stage; negating the momentum gives the primitives' bits of
+  // negating the velocity): the two share their slots.
+  static_assert(int(IVX) == int(IM1) && int(IVY) == int(IM2) && int(IVZ) == int(IM3),
+                "the normal components of W and U share slots");
+  FaceBoundaries<Real> faces() const {
+    FaceBoundaries<Real> f;
+    f.kind[0] = {p_.boundary[0], p_.boundary[1]};
+    f.kind[1] = {p_.boundary[2], p_.boundary[3]};
+    if (Dim == 3) f.kind[2] = {p_.boundary_z[0], p_.boundary_z[1]};
+    f.normal_component = {IVX, IVY, Dim == 3 ? int(IVZ) : -1};
+    inflow_.attach(f);
+    return f;
+  }
+
+  // The inflow sides' ghost values at `time` (inflow_ghosts.hpp): U in the
+  // working precision where the halo fills U's ghosts, and for the 2D split
+  // kernels W from U as ComputePrimitives finds it (no scalar flows in).
+  typename InflowGhosts<Real>::Bad inflow_ghosts(double time) {
+    const auto position = [&](long i, long j, long k) {
+      return std::array<double, 3>{centre(0, grid_.global_index(0, i)), centre(1, grid_.global_index(1, j)),
+                                   Dim == 3 ? centre(2, grid_.global_index(2, k)) : 0.0};
+    };
+    const auto primitives = [&](const gas::Conserved<Real>& c) { return primitives_of(c); };
+    const bool conserved_ghosts = Dim == 3 || p_.fused_stage;
+    // The fused 2D stage's halo holds U alone (halo_components).
+    const int scalars = Dim == 3 ? p_.scalars : 0;
+    const auto store = [conserved_ghosts, scalars, this](const auto& host, long layer, long t,
+                                                         const gas::Conserved<Real>& c,
+                                                         const CellPrimitives<Real>& cell) {
+      if (conserved_ghosts) return InflowGhosts<Real>::store_conserved(host, layer, t, c, scalars);
+      host(IDN, layer, t) = cell.rho, host(IVX, layer, t) = cell.vx, host(IVY, layer, t) = cell.vy;
+      host(IVZ, layer, t) = cell.vz, host(IEI, layer, t) = cell.e, host(IPR, layer, t) = cell.p;
+      for (int n = 0; n < p_.scalars; ++n) host(NPRIM + n, layer, t) = Real(0);
+    };
+    return inflow_.refresh(time, dec_, Real(p_.gamma), position, primitives, store);
+  }
+
+  // u_out = a*u_base + b*(u_in + dt*L(u_in)); the fused stage's bound on
+  // the next dt over the block when find_dt_bound (otherwise, and from the
+  // split kernels, of no use).
+  Real stage(const State& u_base, const State& u_in, const State& u_out, Real a, Real b, Real dt, bool find_dt_bound) {
+    if constexpr (Dim == 3) {
+      return volume_stage(u_base, u_in, u_out, a, b, dt, find_dt_bound);
+    } else {
+      if (p_.fused_stage) return fused_plane_stage(u_base, u_in, u_out, a, b, dt, find_dt_bound);
+      split_plane_stage(u_base, u_in, u_out, a, b, dt);
+      return Real(0);
+    }
+  }
+
+  // ---- 2D ----
 
   // One fused stage: U_in's ghosts, then the kernel; the block's bound on the
   // next dt when find_dt_bound. The rows whose tiles read no ghost row from another
   // rank (a cell reads two rows either side) are computed while the y faces
   // travel, the rows beside those neighbours after (on one rank, or with no
   // neighbour along y, one launch over the whole block).
-  Real fused(const Array3<Real>& u_base, const Array3<Real>& u_in, const Array3<Real>& u_out, Real a, Real b, Real dt,
-             bool find_dt_bound) {
-    const PlaneComponents<Array3<Real>> state{u_in};
+  Real fused_plane_stage(const State& u_base, const State& u_in, const State& u_out, Real a, Real b, Real dt,
+                         bool find_dt_bound) {
+    const PlaneComponents<State> state{u_in};
     halo_.begin(state, 0);
     halo_.finish(state, 0);
     halo_.begin(state, 1);
     const std::pair<long, long> rows = halo_.independent_of_neighbours(1, grid_.begin(1), grid_.end(1), ghost, ghost);
     Real bound = Kokkos::reduction_identity<Real>::min();
-    const auto stage = [&](long j0, long j1) {
+    const Array1<Real>&dx = width_[0], &dy = width_[1], &inv_dx = inverse_[0], &inv_dy = inverse_[1];
+    const auto part = [&](long j0, long j1) {
       const long begin[2] = {grid_.begin(0), j0}, end[2] = {grid_.end(0), j1};
       with_face_scheme(p_, [&](auto scheme) {
         using Scheme = decltype(scheme);
-        const Real part = a == Real(0) && b == Real(1)
-                              ? fused_stage<Real, Scheme, false>(u_base, u_in, u_out, dx_, dy_, inv_dx_, inv_dy_,
-                                                                 Real(p_.gamma), a, b, dt, find_dt_bound, begin, end)
-                              : fused_stage<Real, Scheme, true>(u_base, u_in, u_out, dx_, dy_, inv_dx_, inv_dy_,
-                                                                Real(p_.gamma), a, b, dt, find_dt_bound, begin, end);
-        if (part < bound) bound = part;  // an order-free minimum: the same bound however the rows are cut
+        const Real found = a == Real(0) && b == Real(1)
+                               ? fused_stage<Real, Scheme, false>(u_base, u_in, u_out, dx, dy, inv_dx, inv_dy,
+                                                                  Real(p_.gamma), a, b, dt, find_dt_bound, begin, end)
+                               : fused_stage<Real, Scheme, true>(u_base, u_in, u_out, dx, dy, inv_dx, inv_dy,
+                                                                 Real(p_.gamma), a, b, dt, find_dt_bound, begin, end);
+        if (found < bound) bound = found;  // an order-free minimum: the same bound however the rows are cut
       });
     };
-    stage(rows.first, rows.second);
+    part(rows.first, rows.second);
     halo_.finish(state, 1);
-    stage(grid_.begin(1), rows.first);
-    stage(rows.second, grid_.end(1));
+    part(grid_.begin(1), rows.first);
+    part(rows.second, grid_.end(1));
     return bound;
-  }
-
-  Range2D<Kokkos::Iterate::Right> interior() const {
-    return range_2d<Kokkos::Iterate::Right>(grid_.begin(1), grid_.end(1), grid_.begin(0), grid_.end(0));
-  }
-
-  // The faces of the box as the case gives them; reflecting walls negate the
-  // normal velocity (W, split kernels) or momentum (U, fused stage): the two
-  // share their slots.
-  static_assert(int(IVX) == int(IM1) && int(IVY) == int(IM2), "the normal components of W and U share slots");
-  FaceBoundaries<Real> faces() const {
-    FaceBoundaries<Real> f;
-    f.kind[0] = {p_.boundary[0], p_.boundary[1]};
-    f.kind[1] = {p_.boundary[2], p_.boundary[3]};
-    f.normal_component = {IVX, IVY, -1};
-    inflow_.attach(f);
-    return f;
-  }
-
-  static int halo_components(const Params& p) { return p.fused_stage ? int(NCONS) : int(NPRIM) + p.scalars; }
-
-  // The inflow sides' ghost values at `time` (inflow_ghosts.hpp): U in the
-  // working precision for the fused stage, and for the split kernels W from
-  // U as ComputePrimitives finds it (no scalar flows in).
-  typename InflowGhosts<Real>::Bad inflow_ghosts(double time) {
-    const Real gamma = Real(p_.gamma);
-    const auto position = [&](long i, long j, long) {
-      return std::array<double, 3>{centre(0, grid_.global_index(0, i)), centre(1, grid_.global_index(1, j)), 0.0};
-    };
-    const auto primitives = [&](const gas::Conserved<Real>& c) {
-      return reciprocal_cells() ? cell_primitives<true>(c.rho, c.mx, c.my, c.mz, c.energy, gamma)
-                                : cell_primitives(c.rho, c.mx, c.my, c.mz, c.energy, gamma);
-    };
-    const bool fused = p_.fused_stage;
-    const int scalars = p_.scalars;
-    const auto store = [fused, scalars](const auto& host, long layer, long t, const gas::Conserved<Real>& c,
-                                        const CellPrimitives<Real>& cell) {
-      // The fused stage's halo holds U alone (halo_components).
-      if (fused) return InflowGhosts<Real>::store_conserved(host, layer, t, c, 0);
-      host(IDN, layer, t) = cell.rho, host(IVX, layer, t) = cell.vx, host(IVY, layer, t) = cell.vy;
-      host(IVZ, layer, t) = cell.vz, host(IEI, layer, t) = cell.e, host(IPR, layer, t) = cell.p;
-      for (int k = 0; k < scalars; ++k) host(NPRIM + k, layer, t) = Real(0);
-    };
-    return inflow_.refresh(time, dec_, gamma, position, primitives, store);
   }
 
   // The primitives the face scheme reads: by reciprocals in the modern
   // schemes, by divisions in the tutorial's (FaceScheme::reciprocal, the
   // one source of the choice for the split kernels and the fused stage).
-  void primitives(const Array3<Real>& u) {
+  void primitives(const State& u) {
     with_face_scheme(p_, [&](auto scheme) {
       for_each_2d<Kokkos::Iterate::Right>("euler2d::primitives", int(grid_.begin(1)), int(grid_.end(1)),
                                           int(grid_.begin(0)), int(grid_.end(0)), 1,
@@ -506,13 +617,13 @@ class Solver {
                                           ScalarPrimitives<Array3<Real>, NPRIM>{u, w_, p_.scalars});
   }
 
-  // One forward-Euler stage from the primitives of u_in (already in w_ on
-  // the owned cells): u_out = a*u_base + b*(u_in + dt*L(u_in)); then the new
-  // primitives. The ghosts of y travel while the x fluxes and the y fluxes
-  // that read no y ghost are computed.
-  void stage(const Array3<Real>& u_base, const Array3<Real>& u_in, const Array3<Real>& u_out, Real a, Real b, Real dt) {
+  // One forward-Euler stage of the split kernels from the primitives of
+  // u_in (already in w_ on the owned cells); then the new primitives. The
+  // ghosts of y travel while the x fluxes and the y fluxes that read no y
+  // ghost are computed.
+  void split_plane_stage(const State& u_base, const State& u_in, const State& u_out, Real a, Real b, Real dt) {
     const int i0 = int(grid_.begin(0)), i1 = int(grid_.end(0)), j0 = int(grid_.begin(1)), j1 = int(grid_.end(1));
-    const PlaneComponents<Array3<Real>> prims{w_};
+    const PlaneComponents<State> prims{w_};
     halo_.begin(prims, 0);
     halo_.finish(prims, 0);
     halo_.begin(prims, 1);
@@ -537,7 +648,8 @@ class Solver {
                                             ScalarFluxes<Real, 1, Scheme, Array3<Real>, NPRIM>{w_, fy_, p_.scalars});
       }
       constexpr bool R = Scheme::reciprocal;
-      const Array1<Real> dx = R ? inv_dx_ : dx_, dy = R ? inv_dy_ : dy_;  // as flux_difference takes them
+      // As flux_difference takes them.
+      const Array1<Real> dx = R ? inverse_[0] : width_[0], dy = R ? inverse_[1] : width_[1];
       const auto update = [&](auto blend) {
         constexpr bool B = decltype(blend)::value;
         const Update<Real, B, R> gas{u_base, u_in, u_out, fx_, fy_, dx, dy, a, b, dt};
@@ -560,16 +672,87 @@ class Solver {
     primitives(u_out);
   }
 
+  // ---- 3D ----
+
+  // The halo fills u_in's ghosts (a reflecting side negates the normal
+  // momentum), then the fused stage computes W as it goes, or the split
+  // kernels from W of the whole block.
+  Real volume_stage(const State& u_base, const State& u_in, const State& u_out, Real a, Real b, Real dt,
+                    bool find_dt_bound) {
+    halo_.fill(VolumeComponents<State>{u_in});
+    if (!p_.fused_stage) {
+      for_each_3d("euler2d::primitives", 0, grid_.extent(2), 0, grid_.extent(1), 0, grid_.extent(0),
+                  VolumePrimitives<Real, true>{u_in, w_, Real(p_.gamma)});
+      if (p_.scalars > 0)  // the split kernels only (the constructor refuses the fused stage with scalars)
+        for_each_3d("euler2d::scalar_primitives", 0, grid_.extent(2), 0, grid_.extent(1), 0, grid_.extent(0),
+                    ScalarPrimitives<Array4<Real>, NPRIM_VOLUME>{u_in, w_, p_.scalars});
+    }
+    const long i0 = grid_.begin(0), i1 = grid_.end(0), j0 = grid_.begin(1), j1 = grid_.end(1), k0 = grid_.begin(2),
+               k1 = grid_.end(2);
+    Real bound = Kokkos::reduction_identity<Real>::min();
+    with_face_scheme(p_, [&](auto scheme) {
+      using Scheme = decltype(scheme);
+      if constexpr (!Scheme::tutorial) {
+        const Real gamma = Real(p_.gamma);
+        if (p_.fused_stage) {
+          const long begin[3] = {i0, j0, k0}, end[3] = {i1, j1, k1};
+          const auto fused = [&](auto blend) {
+            bound = volume_fused_stage<Real, Scheme, decltype(blend)::value>(
+                u_base, u_in, u_out, width_, inverse_, gamma, a, b, dt, find_dt_bound, begin, end);
+          };
+          if (a == Real(0) && b == Real(1))
+            fused(std::false_type{});
+          else
+            fused(std::true_type{});
+          return;
+        }
+        for_each_3d("euler2d::fluxes_x", k0, k1, j0, j1, i0, i1 + 1, VolumeFaceFluxes<Real, 0, Scheme>{w_, fx_, gamma});
+        for_each_3d("euler2d::fluxes_y", k0, k1, j0, j1 + 1, i0, i1, VolumeFaceFluxes<Real, 1, Scheme>{w_, fy_, gamma});
+        for_each_3d("euler2d::fluxes_z", k0, k1 + 1, j0, j1, i0, i1, VolumeFaceFluxes<Real, 2, Scheme>{w_, fz_, gamma});
+        if (p_.scalars > 0) {  // from the mass fluxes just computed
+          using A = Array4<Real>;
+          for_each_3d("euler2d::scalar_fluxes_x", k0, k1, j0, j1, i0, i1 + 1,
+                      ScalarFluxes<Real, 0, Scheme, A, NPRIM_VOLUME>{w_, fx_, p_.scalars});
+          for_each_3d("euler2d::scalar_fluxes_y", k0, k1, j0, j1 + 1, i0, i1,
+                      ScalarFluxes<Real, 1, Scheme, A, NPRIM_VOLUME>{w_, fy_, p_.scalars});
+          for_each_3d("euler2d::scalar_fluxes_z", k0, k1 + 1, j0, j1, i0, i1,
+                      ScalarFluxes<Real, 2, Scheme, A, NPRIM_VOLUME>{w_, fz_, p_.scalars});
+        }
+        const auto update = [&](auto blend) {
+          constexpr bool B = decltype(blend)::value;
+          const VolumeUpdate<Real, B, true> gas{u_base,      u_in,        u_out,       fx_, fy_, fz_,
+                                                inverse_[0], inverse_[1], inverse_[2], a,   b,   dt};
+          for_each_3d("euler2d::update", k0, k1, j0, j1, i0, i1, gas);
+          if (p_.scalars > 0)
+            for_each_3d("euler2d::scalar_update", k0, k1, j0, j1, i0, i1,
+                        ScalarUpdate<VolumeUpdate<Real, B, true>>{gas, p_.scalars});
+        };
+        if (a == Real(0) && b == Real(1))
+          update(std::false_type{});
+        else
+          update(std::true_type{});
+        // W still holds u_in's primitives (u_out may be u_in itself).
+        if (p_.has_gravity())
+          for_each_3d("euler2d::gravity", k0, k1, j0, j1, i0, i1,
+                      GravitySource<Real, Array4<Real>>{w_, u_out, fx_, fy_, fz_, Real(p_.gravity[0]),
+                                                        Real(p_.gravity[1]), Real(p_.gravity[2]), b * dt});
+      }
+    });
+    return bound;
+  }
+
   Params p_;
   Decomposition dec_;
   GridBlock grid_;
-  Array3<Real> u_, u_stage_, u_stage2_, w_, fx_, fy_;
-  Array1<Real> dx_, dy_, inv_dx_, inv_dy_;  // cell widths and their reciprocals
-  InflowGhosts<Real> inflow_;               // the inflow sides' ghost values (before halo_, which holds them)
+  State u_, u_stage_, u_stage2_, w_, fx_, fy_, fz_;
+  mutable State output_;                         // 3D forward Euler's output primitives (output_primitives)
+  std::array<Array1<Real>, 3> width_, inverse_;  // cell widths and their reciprocals along x, y (and z)
+  InflowGhosts<Real> inflow_;                    // the inflow sides' ghost values (before halo_, which holds them)
   HaloExchange<Real> halo_;
   long step_ = 0;
   double time_ = 0;
-  // The fused stage's bound on the next dt, found by the last stage of a step.
+  // The fused stage's bound on the next dt, found by the last stage of a
+  // step; not known after U was set from outside a step.
   Real dt_bound_ = 0;
   bool dt_bound_known_ = false;
 };

@@ -32,7 +32,7 @@ std::vector<KeySpec> sedov_keys() {
           {"sedov.radius_cells", KeyType::real, "3.5", "radius of the deposit, in cell widths along x", {}, 0.5, 1e6}};
 }
 
-// The centre of global cell g along d, as VolumeSolver and Solver place it.
+// The centre of global cell g along d, as euler2d::Solver places it.
 double centre(const Params& p, int d, long g, long n) {
   const double h = (p.hi[d] - p.lo[d]) / static_cast<double>(n);
   return 0.5 * ((h * static_cast<double>(g) + p.lo[d]) + (h * static_cast<double>(g + 1) + p.lo[d]));
