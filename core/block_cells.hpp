@@ -19,6 +19,7 @@ namespace cfd {
 // plane's array (var, j, i), where k is 0.
 template <class Array>
 KOKKOS_FORCEINLINE_FUNCTION decltype(auto) element(const Array& a, int v, long k, long j, long i) {
+  static_assert(unsigned(Array::rank) == 3u || unsigned(Array::rank) == 4u, "an array (var, j, i) or (var, k, j, i)");
   if constexpr (unsigned(Array::rank) == 3u) {
     (void)k;
     return a(v, j, i);

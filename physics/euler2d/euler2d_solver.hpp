@@ -197,9 +197,13 @@ class Solver {
                                                     int(grid_.begin(0)), int(grid_.end(0)), 1,
                                                     DtBound<Real, R>{u_, width_[0], width_[1], Real(p_.gamma)});
     };
-    const Real local = dt_bound_known_      ? dt_bound_
-                       : reciprocal_cells() ? block_bound(std::true_type{})
-                                            : block_bound(std::false_type{});
+    Real local = dt_bound_;
+    if (!dt_bound_known_) {
+      if constexpr (Dim == 3)
+        local = block_bound(std::true_type{});  // 3D has no tutorial faces
+      else
+        local = reciprocal_cells() ? block_bound(std::true_type{}) : block_bound(std::false_type{});
+    }
     return local < Real(0) || !(local == local) ? -1.0 : p_.cfl * static_cast<double>(local);
   }
 
@@ -338,10 +342,14 @@ class Solver {
             kh_mode_terms((x0 + i + 0.5) * hx, (y0 + j + 0.5) * hy, u(IM2, j, i) / u(IDN, j, i), dv, as, ac, ad);
           },
           m, mx, my, en, s, c, d);
-    double sums[8] = {m, mx, my, mz, en, s, c, d};
-    dec_.comm.sum(sums, 8);
-    const double ms = sums[5] / sums[7], mc = sums[6] / sums[7];
-    return {sums[0], sums[1], sums[2], sums[4], 2 * std::sqrt(ms * ms + mc * mc), sums[3]};
+    // Over the ranks as many values as the block summed (2D: no z
+    // momentum), so that MPI's choice of reduction, which may depend on the
+    // message's size, is what it was for each dimension.
+    constexpr int count = Dim == 3 ? 8 : 7;
+    double sums[8] = {m, mx, my, en, s, c, d, mz};
+    dec_.comm.sum(sums, count);
+    const double ms = sums[4] / sums[6], mc = sums[5] / sums[6];
+    return {sums[0], sums[1], sums[2], sums[3], 2 * std::sqrt(ms * ms + mc * mc), sums[7]};
   }
 
   // Primitive fields of this block's cells on the host, x fastest: rho, vx,
@@ -358,7 +366,8 @@ class Solver {
       out.push_back(
           {"s" + std::to_string(n + 1), {}, "1", "passive scalar " + std::to_string(n + 1) + ", a concentration"});
     // Where output_primitives() puts each of them.
-    std::vector<int> slots = {IDN, IVX, IVY, IVZ, Dim == 2 && !p_.fused_stage ? int(IPR) : int(IEN)};
+    const int pressure = Dim == 3 ? int(IPV) : p_.fused_stage ? int(IEN) : int(IPR);
+    std::vector<int> slots = {IDN, IVX, IVY, IVZ, pressure};
     for (int n = 0; n < p_.scalars; ++n) slots.push_back((Dim == 3 ? int(NPRIM_VOLUME) : int(NPRIM)) + n);
     auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), output_primitives());
     for (size_t v = 0; v < out.size(); ++v) out[v].values = owned_cells(host, slots[v], grid_);
@@ -541,15 +550,16 @@ class Solver {
     };
     const auto primitives = [&](const gas::Conserved<Real>& c) { return primitives_of(c); };
     const bool conserved_ghosts = Dim == 3 || p_.fused_stage;
-    // The fused 2D stage's halo holds U alone (halo_components).
-    const int scalars = Dim == 3 ? p_.scalars : 0;
-    const auto store = [conserved_ghosts, scalars, this](const auto& host, long layer, long t,
-                                                         const gas::Conserved<Real>& c,
-                                                         const CellPrimitives<Real>& cell) {
-      if (conserved_ghosts) return InflowGhosts<Real>::store_conserved(host, layer, t, c, scalars);
+    // U's scalar rows in 3D; the fused 2D stage's halo holds U alone
+    // (halo_components); W's scalar rows of the 2D split kernels.
+    const int u_scalars = Dim == 3 ? p_.scalars : 0, w_scalars = p_.scalars;
+    const auto store = [conserved_ghosts, u_scalars, w_scalars](const auto& host, long layer, long t,
+                                                                const gas::Conserved<Real>& c,
+                                                                const CellPrimitives<Real>& cell) {
+      if (conserved_ghosts) return InflowGhosts<Real>::store_conserved(host, layer, t, c, u_scalars);
       host(IDN, layer, t) = cell.rho, host(IVX, layer, t) = cell.vx, host(IVY, layer, t) = cell.vy;
       host(IVZ, layer, t) = cell.vz, host(IEI, layer, t) = cell.e, host(IPR, layer, t) = cell.p;
-      for (int n = 0; n < p_.scalars; ++n) host(NPRIM + n, layer, t) = Real(0);
+      for (int n = 0; n < w_scalars; ++n) host(NPRIM + n, layer, t) = Real(0);
     };
     return inflow_.refresh(time, dec_, Real(p_.gamma), position, primitives, store);
   }

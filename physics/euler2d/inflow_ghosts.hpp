@@ -1,12 +1,12 @@
 // The ghost values of a block's inflow sides (inflow_sides.hpp) as the halo
-// copies them in (FaceBoundaries::inflow), one source for the 2D and the 3D
-// solver: for each inflow side of the box without a neighbouring rank, an
-// array (component, layer, t) laid out as the halo's slab along the side
-// (slab_geometry: t across the slab, the lower other direction first), with
-// one component more that is 1 where the side's state applies and 0 where
-// the side acts as inflow_<side>.elsewhere. The solver refreshes them on the
-// host before each Runge-Kutta stage's fill, at the time that stage's state
-// stands for; a side none of whose formulas reads t is computed once.
+// copies them in (FaceBoundaries::inflow), one source for 2D and 3D grids
+// (euler2d::Solver<Real, Dim>): for each inflow side of the box without a
+// neighbouring rank, an array (component, layer, t) laid out as the halo's slab
+// along the side (slab_geometry: t across the slab, the lower other direction
+// first), with one component more that is 1 where the side's state applies and
+// 0 where the side acts as inflow_<side>.elsewhere. The solver refreshes them
+// on the host before each Runge-Kutta stage's fill, at the time that stage's
+// state stands for; a side none of whose formulas reads t is computed once.
 #pragma once
 
 #include "core/halo.hpp"

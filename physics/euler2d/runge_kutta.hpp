@@ -1,6 +1,6 @@
 // The time integrators of euler2d (forward Euler and the SSP Runge-Kutta
 // methods of order 2 and 3, Shu & Osher 1988) as a sequence of stages, one
-// source for the 2D and the 3D solver. Each stage is
+// source for both of euler2d::Solver<Real, Dim>'s dimensions. Each stage is
 //   u_out = a * u_base + b * (u_in + dt * L(u_in)),
 // and at(c) readies the ghosts (the inflow sides') for the time t + c dt
 // that the stage's input stands for.
