@@ -11,6 +11,7 @@
 #include "core/grid.hpp"
 #include "core/parallel.hpp"
 
+#include <array>
 #include <vector>
 
 namespace cfd {
@@ -87,6 +88,12 @@ long first_flagged_cell(const char* label, const GridBlock& g, const Comm& comm,
       Kokkos::Min<long>(first));
   first = comm.min(first);
   return first == Kokkos::reduction_identity<long>::min() ? -1 : first;
+}
+
+// The global (i, j, k) of a cell from first_flagged_cell's index i + nx (j + ny k).
+inline std::array<long, 3> global_cell(long flat, const GridBlock& g) {
+  const long nx = g.global_n[0], ny = g.global_n[1];
+  return {flat % nx, flat / nx % ny, flat / (nx * ny)};
 }
 
 }  // namespace cfd

@@ -235,8 +235,7 @@ class Solver {
   std::string fault() const {
     const long first = first_bad_cell();
     if (first < 0) return "";
-    const long nx = p_.nx, ny = p_.ny;
-    const long g[3] = {first % nx, first / nx % ny, first / (nx * ny)};
+    const std::array<long, 3> g = global_cell(first, grid_);
     // The rank that holds the cell reads its values.
     double values[2] = {0, 0};
     long local[3] = {0, 0, 0};
@@ -449,7 +448,7 @@ class Solver {
   }
 
   // "(i, j) = (..)" or "(i, j, k) = (..)" of a global cell, 1-based.
-  static std::string cell_name(const long (&g)[3]) {
+  static std::string cell_name(const std::array<long, 3>& g) {
     std::string at = "(" + std::to_string(g[0] + 1) + ", " + std::to_string(g[1] + 1);
     if (Dim == 3) at += ", " + std::to_string(g[2] + 1);
     return std::string(Dim == 3 ? "(i, j, k)" : "(i, j)") + " = " + at + ")";
@@ -462,7 +461,7 @@ class Solver {
     if (first == std::numeric_limits<long>::max()) return;
     double v[2] = {values[0], values[1]};
     dec_.comm.from_owner(first == bad, v, 2);
-    const long g[3] = {first % p_.nx, first / p_.nx % p_.ny, first / (p_.nx * p_.ny)};
+    const std::array<long, 3> g = global_cell(first, grid_);
     std::string position = "(" + format_real(centre(0, g[0])) + ", " + format_real(centre(1, g[1]));
     if (Dim == 3) position += ", " + format_real(centre(2, g[2]));
     const std::string what = !std::isfinite(v[0]) || !(v[0] > 0)   ? "density " + format_real(v[0])
@@ -564,6 +563,15 @@ class Solver {
     return inflow_.refresh(time, dec_, Real(p_.gamma), position, primitives, store);
   }
 
+  // f(std::bool_constant<Blend>) for a stage u_out = a*u_base + b*(...):
+  // a plain forward-Euler stage (a = 0, b = 1) runs the kernels compiled
+  // without the blend, which read no u_base; every other stage blends.
+  template <class F>
+  static decltype(auto) with_blend(Real a, Real b, F&& f) {
+    if (a == Real(0) && b == Real(1)) return f(std::false_type{});
+    return f(std::true_type{});
+  }
+
   // u_out = a*u_base + b*(u_in + dt*L(u_in)); the fused stage's bound on
   // the next dt over the block when find_dt_bound (otherwise, and from the
   // split kernels, of no use).
@@ -597,11 +605,10 @@ class Solver {
       const long begin[2] = {grid_.begin(0), j0}, end[2] = {grid_.end(0), j1};
       with_face_scheme(p_, [&](auto scheme) {
         using Scheme = decltype(scheme);
-        const Real found = a == Real(0) && b == Real(1)
-                               ? fused_stage<Real, Scheme, false>(u_base, u_in, u_out, dx, dy, inv_dx, inv_dy,
-                                                                  Real(p_.gamma), a, b, dt, find_dt_bound, begin, end)
-                               : fused_stage<Real, Scheme, true>(u_base, u_in, u_out, dx, dy, inv_dx, inv_dy,
-                                                                 Real(p_.gamma), a, b, dt, find_dt_bound, begin, end);
+        const Real found = with_blend(a, b, [&](auto blend) {
+          return fused_stage<Real, Scheme, decltype(blend)::value>(u_base, u_in, u_out, dx, dy, inv_dx, inv_dy,
+                                                                   Real(p_.gamma), a, b, dt, find_dt_bound, begin, end);
+        });
         if (found < bound) bound = found;  // an order-free minimum: the same bound however the rows are cut
       });
     };
@@ -660,18 +667,14 @@ class Solver {
       constexpr bool R = Scheme::reciprocal;
       // As flux_difference takes them.
       const Array1<Real> dx = R ? inverse_[0] : width_[0], dy = R ? inverse_[1] : width_[1];
-      const auto update = [&](auto blend) {
+      with_blend(a, b, [&](auto blend) {
         constexpr bool B = decltype(blend)::value;
         const Update<Real, B, R> gas{u_base, u_in, u_out, fx_, fy_, dx, dy, a, b, dt};
         for_each_2d<Kokkos::Iterate::Right>("euler2d::update", j0, j1, i0, i1, 1, gas);
         if (p_.scalars > 0)
           for_each_2d<Kokkos::Iterate::Right>("euler2d::scalar_update", j0, j1, i0, i1, 1,
                                               ScalarUpdate<Update<Real, B, R>>{gas, p_.scalars});
-      };
-      if (a == Real(0) && b == Real(1))
-        update(std::false_type{});
-      else
-        update(std::true_type{});
+      });
     });
     // W still holds u_in's primitives (u_out may be u_in itself).
     if (p_.has_gravity())
@@ -706,14 +709,10 @@ class Solver {
         const Real gamma = Real(p_.gamma);
         if (p_.fused_stage) {
           const long begin[3] = {i0, j0, k0}, end[3] = {i1, j1, k1};
-          const auto fused = [&](auto blend) {
-            bound = volume_fused_stage<Real, Scheme, decltype(blend)::value>(
-                u_base, u_in, u_out, width_, inverse_, gamma, a, b, dt, find_dt_bound, begin, end);
-          };
-          if (a == Real(0) && b == Real(1))
-            fused(std::false_type{});
-          else
-            fused(std::true_type{});
+          bound = with_blend(a, b, [&](auto blend) {
+            return volume_fused_stage<Real, Scheme, decltype(blend)::value>(u_base, u_in, u_out, width_, inverse_,
+                                                                            gamma, a, b, dt, find_dt_bound, begin, end);
+          });
           return;
         }
         for_each_3d("euler2d::fluxes_x", k0, k1, j0, j1, i0, i1 + 1, VolumeFaceFluxes<Real, 0, Scheme>{w_, fx_, gamma});
@@ -728,7 +727,7 @@ class Solver {
           for_each_3d("euler2d::scalar_fluxes_z", k0, k1 + 1, j0, j1, i0, i1,
                       ScalarFluxes<Real, 2, Scheme, A, NPRIM_VOLUME>{w_, fz_, p_.scalars});
         }
-        const auto update = [&](auto blend) {
+        with_blend(a, b, [&](auto blend) {
           constexpr bool B = decltype(blend)::value;
           const VolumeUpdate<Real, B, true> gas{u_base,      u_in,        u_out,       fx_, fy_, fz_,
                                                 inverse_[0], inverse_[1], inverse_[2], a,   b,   dt};
@@ -736,11 +735,7 @@ class Solver {
           if (p_.scalars > 0)
             for_each_3d("euler2d::scalar_update", k0, k1, j0, j1, i0, i1,
                         ScalarUpdate<VolumeUpdate<Real, B, true>>{gas, p_.scalars});
-        };
-        if (a == Real(0) && b == Real(1))
-          update(std::false_type{});
-        else
-          update(std::true_type{});
+        });
         // W still holds u_in's primitives (u_out may be u_in itself).
         if (p_.has_gravity())
           for_each_3d("euler2d::gravity", k0, k1, j0, j1, i0, i1,

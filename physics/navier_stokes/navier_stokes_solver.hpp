@@ -142,10 +142,10 @@ class Solver {
           return !(s.rho > 0) || !(s.p > 0);
         });
     if (first < 0) return "";
-    const long nx = p_.nx, ny = p_.ny;
+    const std::array<long, 3> g = global_cell(first, grid_);
     return "non-physical state at step " + std::to_string(step_) + ", t = " + format_real(time_) +
-           ": cell (i, j, k) = (" + std::to_string(first % nx + 1) + ", " + std::to_string(first / nx % ny + 1) + ", " +
-           std::to_string(first / (nx * ny) + 1) + ") has a density or pressure that is not positive";
+           ": cell (i, j, k) = (" + std::to_string(g[0] + 1) + ", " + std::to_string(g[1] + 1) + ", " +
+           std::to_string(g[2] + 1) + ") has a density or pressure that is not positive";
   }
 
   void advance(double dt) {
