@@ -17,7 +17,7 @@
 #
 # The GPU's results are the CPU's bit for bit because neither build contracts
 # multiply-adds and the kernels do the same operations in the same order
-# (docs/performance.md, "Agreement with the CPU"); this script is how that is
+# (docs/data/diary.md, "Agreement with the CPU"); this script is how that is
 # checked. The cases are small (a few seconds each on 2 CPU cores) and cover
 # each solver's precisions, schemes, fused and split kernels, tiles cut by the
 # block's edge and physical boundaries. Equal means equal values at zero
@@ -36,17 +36,17 @@ cases=(
   "sod_keep_fused8|config/sod_keep_seed.yaml|--set sod.kernels=fused --set sod.fused_steps=8|rho u p"
   "sod_plm_hllc|config/sod.yaml||rho u p"
   "kh_hllc|config/kh.yaml|--set grid.nx=128 --set grid.ny=96 --set time.end_time=0.1 --set output.time_interval=0|rho vx vy vz p"
-  "kh_hlle_mc_rk3|config/kh.yaml|--set grid.nx=128 --set grid.ny=96 --set time.end_time=0.1 --set output.time_interval=0 --set euler2d.riemann=hlle --set euler2d.limiter=mc --set euler2d.integrator=rk3|rho vx vy vz p"
-  "kh_hlle_fp32|config/kh.yaml|--set grid.nx=128 --set grid.ny=96 --set time.end_time=0.1 --set output.time_interval=0 --set euler2d.riemann=hlle --set euler2d.precision=fp32|rho vx vy vz p"
-  "kh_hllc_fp32|config/kh.yaml|--set grid.nx=128 --set grid.ny=96 --set time.end_time=0.1 --set output.time_interval=0 --set euler2d.precision=fp32|rho vx vy vz p"
-  "kh_llf_split|config/kh.yaml|--set grid.nx=128 --set grid.ny=96 --set time.end_time=0.1 --set output.time_interval=0 --set euler2d.riemann=llf --set euler2d.fused_stage=false|rho vx vy vz p"
+  "kh_hlle_mc_rk3|config/kh.yaml|--set grid.nx=128 --set grid.ny=96 --set time.end_time=0.1 --set output.time_interval=0 --set euler.riemann=hlle --set euler.limiter=mc --set euler.integrator=rk3|rho vx vy vz p"
+  "kh_hlle_fp32|config/kh.yaml|--set grid.nx=128 --set grid.ny=96 --set time.end_time=0.1 --set output.time_interval=0 --set euler.riemann=hlle --set euler.precision=fp32|rho vx vy vz p"
+  "kh_hllc_fp32|config/kh.yaml|--set grid.nx=128 --set grid.ny=96 --set time.end_time=0.1 --set output.time_interval=0 --set euler.precision=fp32|rho vx vy vz p"
+  "kh_llf_split|config/kh.yaml|--set grid.nx=128 --set grid.ny=96 --set time.end_time=0.1 --set output.time_interval=0 --set euler.riemann=llf --set euler.kernels=split|rho vx vy vz p"
   "kh_partial_tiles|config/kh.yaml|--set grid.nx=100 --set grid.ny=70 --set time.end_time=0.05 --set output.time_interval=0|rho vx vy vz p"
-  "blast_reflecting|config/kh.yaml|--set euler2d.problem=blast --set grid.nx=96 --set grid.ny=80 --set time.end_time=0.05 --set output.time_interval=0 --set boundary.x_lo=reflecting --set boundary.x_hi=outflow --set boundary.y_lo=reflecting --set boundary.y_hi=outflow|rho vx vy vz p"
+  "blast_reflecting|config/kh.yaml|--set euler.problem=blast --set grid.nx=96 --set grid.ny=80 --set time.end_time=0.05 --set output.time_interval=0 --set boundary.x_lo=reflecting --set boundary.x_hi=outflow --set boundary.y_lo=reflecting --set boundary.y_hi=outflow|rho vx vy vz p"
   "kh_seed|config/kh_seed.yaml|--set grid.nx=128 --set grid.ny=128 --set time.end_time=0.05 --set output.time_interval=0|rho vx vy vz p"
   "blast3d_hllc|config/blast3d.yaml|--set grid.nx=40 --set grid.ny=36 --set grid.nz=30 --set time.end_time=0.1 --set output.time_interval=0|rho vx vy vz p"
-  "blast3d_hlle_mc_rk3_fp32|config/blast3d.yaml|--set grid.nx=36 --set grid.ny=30 --set grid.nz=40 --set time.end_time=0.1 --set output.time_interval=0 --set euler2d.riemann=hlle --set euler2d.limiter=mc --set euler2d.integrator=rk3 --set euler2d.precision=fp32 --set boundary.x_lo=reflecting --set boundary.z_lo=periodic --set boundary.z_hi=periodic|rho vx vy vz p"
+  "blast3d_hlle_mc_rk3_fp32|config/blast3d.yaml|--set grid.nx=36 --set grid.ny=30 --set grid.nz=40 --set time.end_time=0.1 --set output.time_interval=0 --set euler.riemann=hlle --set euler.limiter=mc --set euler.integrator=rk3 --set euler.precision=fp32 --set boundary.x_lo=reflecting --set boundary.z_lo=periodic --set boundary.z_hi=periodic|rho vx vy vz p"
   "blast3d_long_x|config/blast3d.yaml|--set grid.nx=200 --set grid.ny=6 --set grid.nz=5 --set time.end_time=0.02 --set output.time_interval=0|rho vx vy vz p"
-  "blast3d_split_gravity|config/blast3d.yaml|--set grid.nx=30 --set grid.ny=28 --set grid.nz=26 --set time.end_time=0.05 --set output.time_interval=0 --set euler2d.fused_stage=false --set gravity.x=0.5 --set gravity.y=-1 --set gravity.z=0.75 --set boundary.z_lo=reflecting --set boundary.z_hi=reflecting|rho vx vy vz p"
+  "blast3d_split_gravity|config/blast3d.yaml|--set grid.nx=30 --set grid.ny=28 --set grid.nz=26 --set time.end_time=0.05 --set output.time_interval=0 --set euler.kernels=split --set gravity.x=0.5 --set gravity.y=-1 --set gravity.z=0.75 --set boundary.z_lo=reflecting --set boundary.z_hi=reflecting|rho vx vy vz p"
   "ns_taylor_green_long_x|config/taylor_green.yaml|--set grid.nx=136 --set grid.ny=8 --set grid.nz=6 --set time.end_time=0.05 --set output.time_interval=0|rho vx vy vz p T"
   "ns_taylor_green|config/taylor_green.yaml|--set grid.nx=32 --set grid.ny=32 --set grid.nz=32 --set time.end_time=0.5 --set output.time_interval=0|rho vx vy vz p T"
   "ns_taylor_green_o6_rk3|config/taylor_green.yaml|--set grid.nx=24 --set grid.ny=20 --set grid.nz=18 --set navier_stokes.order=6 --set navier_stokes.integrator=rk3 --set time.end_time=0.3 --set output.time_interval=0|rho vx vy vz p T"

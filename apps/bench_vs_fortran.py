@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
-"""euler2d against the OpenACC tutorial's Fortran OpenMP code, side by side.
+"""euler against the OpenACC tutorial's Fortran OpenMP code, side by side.
 
 Runs, in one go and with the same thread count, the Fortran yardstick
 (cfcanaoj/gpuhydro, folder KHf90openmp) at each N and `cfdbench --solver
-euler2d` at the same N, and prints cell-updates per second and their ratio.
+euler` at the same N, and prints cell-updates per second and their ratio.
 
 The Fortran code is never part of this repository. Build one executable per
 N outside it: set `ngrid` in its main.f90 to N (and `nhymax`, its step
@@ -37,7 +37,7 @@ def cfdrun_rates(cfdbench, sizes, variants, steps, threads):
     env = dict(os.environ, OMP_NUM_THREADS=str(threads), OMP_PROC_BIND=os.environ.get("OMP_PROC_BIND", "true"))
     with tempfile.NamedTemporaryFile(suffix=".csv") as tmp:
         csv_path = tmp.name
-        cmd = [cfdbench, "--solver", "euler2d", "--sizes", ",".join(map(str, sizes)), "--steps", str(steps),
+        cmd = [cfdbench, "--solver", "euler", "--sizes", ",".join(map(str, sizes)), "--steps", str(steps),
                "--precision", "fp64", "--variants", ",".join(variants), "--csv", csv_path]
         subprocess.run(cmd, capture_output=True, text=True, env=env, check=True)
         with open(csv_path) as f:

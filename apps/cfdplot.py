@@ -8,8 +8,8 @@ usage: cfdplot SNAPSHOT.h5|SERIES.xdmf [...] [-f FIELD] [--log] [--zoom N] [--sl
        cfdplot PROFILES.csv [PROFILES.csv ...] [--labels A,B] [--title T] -o OUT.png
 
 One picture per snapshot. 2D runs are drawn as an image of one field (rho for
-euler2d, u for diffusion, or -f) with a colour bar labelled with its units;
-1D runs (and 2D ones one cell across, euler2d's grid.ny: 1 or grid.nx: 1) as
+euler, u for diffusion, or -f) with a colour bar labelled with its units;
+1D runs (and 2D ones one cell across, euler's grid.ny: 1 or grid.nx: 1) as
 one labelled panel per field; 3D runs as the image of one plane,
 normal to z at the grid's middle unless --slice AXIS=VALUE picks another
 (the plane of cells nearest to VALUE; the title says which). An .xdmf index (cfdrun writes one
@@ -116,7 +116,7 @@ def plot_profiles(a):
 
 
 # The field a picture shows unless -f says otherwise.
-DEFAULT_FIELD = {"euler2d": "rho", "sod": "rho", "diffusion": "u"}
+DEFAULT_FIELD = {"euler": "rho", "sod": "rho", "diffusion": "u"}
 # 1D panels in this order, then the other fields.
 FIELDS_1D = ("rho", "u", "p", "T")
 
@@ -193,7 +193,7 @@ def frame_of(snap, path, a):
     x = snap.x
     if a.slice and snap.ndim != 3:
         die(f"{path}: --slice is for 3D snapshots, this one is {snap.ndim}D")
-    # A 2D snapshot one cell across (euler2d's grid.ny: 1 or grid.nx: 1) is a 1D case: drawn as lines.
+    # A 2D snapshot one cell across (euler's grid.ny: 1 or grid.nx: 1) is a 1D case: drawn as lines.
     across = snap.ndim == 2 and 1 in snap.shape
     if snap.ndim >= 2 and not across:
         name = a.field or DEFAULT_FIELD.get(solver, fields[0])
@@ -638,12 +638,12 @@ def main():
                formatter_class=argparse.RawDescriptionHelpFormatter,
                epilog="\n\n".join(__doc__.split("\n\n")[1:]))
     p.add_argument("snapshot", nargs="*",
-                   help="cfdrun snapshots (one picture each), e.g. kh.out/euler2d_*.h5, or a series' .xdmf index, "
+                   help="cfdrun snapshots (one picture each), e.g. kh.out/euler_*.h5, or a series' .xdmf index, "
                         "or CSV profiles")
     p.add_argument("--labels", help="CSV mode: comma-separated legend labels")
     p.add_argument("--title", help="CSV mode: figure title")
     p.add_argument("--xlim", help="CSV mode: x range to show, e.g. 0.45,0.55")
-    p.add_argument("-f", "--field", help="field to draw (default: rho for euler2d and sod, u for diffusion; "
+    p.add_argument("-f", "--field", help="field to draw (default: rho for euler and sod, u for diffusion; "
                                          "1D: every field, one panel each)")
     p.add_argument("--slice", metavar="AXIS=VALUE", type=slice_of,
                    help="3D snapshots: draw the plane normal to AXIS (x, y or z) nearest to the coordinate VALUE, "

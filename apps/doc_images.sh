@@ -15,7 +15,7 @@
 #
 # The throughput and scaling pictures (cpu_throughput.png, h200_*.png) are
 # drawn from measured data in docs/data by apps/plot_bench.py and
-# apps/plot_scaling.py; docs/performance.md and docs/parallel.md give their
+# apps/plot_scaling.py; docs/data/diary.md and docs/parallel.md give their
 # commands.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -75,7 +75,7 @@ if command -v pvbatch > /dev/null && command -v xvfb-run > /dev/null; then
   pv hllc.out/sod.xdmf paraview_sod_hllc.png rho
   "$bin/cfdrun" "$root/config/kh.yaml" -q --output kh_pv.out --set grid.nx=128 --set grid.ny=128 \
     --set time.end_time=1.5 --set output.time_interval=0.5
-  pv kh_pv.out/euler2d.xdmf paraview_kh.png rho
+  pv kh_pv.out/euler.xdmf paraview_kh.png rho
   pictures+=" paraview_diffusion.png paraview_sod_keep.png paraview_sod_hllc.png paraview_kh.png"
 else
   echo "doc_images: no pvbatch or xvfb-run: the ParaView pictures are not redrawn" >&2

@@ -105,7 +105,7 @@ def main():
                        "--set", "output.time_interval=0", "--set", "output.every=0",
                        "--set", "output.history_every=0", "--set", "output.checkpoint_at_end=false"]
             run(shlex.split(args.launcher.format(n=r)) + command, f"cfdrun on {r} rank(s) at {n}^2")
-            final = os.path.join(out, f"euler2d_{args.steps:08d}.h5")
+            final = os.path.join(out, f"euler_{args.steps:08d}.h5")
             with h5py.File(final, "r") as f:
                 loop[r] = float(f.attrs["timing_loop_s"])
             finals[r] = final
@@ -119,7 +119,7 @@ def main():
         if args.halo:
             csv = os.path.join(args.work, f"halo{n}_np{args.ranks}.csv")
             run(shlex.split(args.launcher.format(n=args.ranks)) +
-                [tools["cfdbench"], "--solver", "euler2d", "--variants", "tutorial", "--precision", "fp64",
+                [tools["cfdbench"], "--solver", "euler", "--variants", "tutorial", "--precision", "fp64",
                  "--sizes", str(n), "--steps", str(args.halo_steps), "--repeats", "1", "--csv", csv],
                 f"cfdbench on {args.ranks} ranks at {n}^2")
             with open(csv) as f:

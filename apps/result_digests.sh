@@ -61,7 +61,7 @@ done
 # problem the solvers offer.
 kh_short="--set grid.nx=64 --set grid.ny=48 --set time.end_time=0.05 --set output.time_interval=0"
 for v in "diffusion.variant=baseline" "diffusion.layout=right" "diffusion.iteration=right" \
-  "diffusion.iteration=left" "diffusion.initial=sine" "diffusion.fused_steps=5" \
+  "diffusion.iteration=left" "diffusion.problem=sine" "diffusion.fused_steps=5" \
   "diffusion.scheme=backward_euler --set diffusion.alpha=5" \
   "diffusion.scheme=crank_nicolson --set diffusion.alpha=5 --set diffusion.operator=matrix" \
   "diffusion.scheme=crank_nicolson --set diffusion.alpha=5 --set diffusion.preconditioner=gauss_seidel"; do
@@ -76,12 +76,12 @@ for v in "sod.reconstruction=constant" "sod.integrator=euler" "sod.limiter=minmo
   "sod.layout=soa" "sod.precision=fp32" "sod.boundary=reflecting"; do
   cases+=("extra_sod_hllc_${v//[^a-z0-9]/_}|config/sod.yaml|--set $v")
 done
-for v in "euler2d.reconstruction=dc" "euler2d.limiter=minmod" "euler2d.integrator=euler" \
-  "euler2d.integrator=rk3 --set euler2d.fused_stage=false" "euler2d.riemann=llf --set euler2d.integrator=rk3" \
-  "euler2d.problem=vortex" "euler2d.problem=sod_x --set boundary.x_lo=outflow --set boundary.x_hi=outflow" \
-  "euler2d.problem=sod_y --set boundary.y_lo=reflecting --set boundary.y_hi=reflecting" \
-  "euler2d.problem=kh_seed --set euler2d.fused_stage=false" "euler2d.precision=fp32 --set euler2d.fused_stage=false" \
-  "euler2d.problem=blast --set euler2d.gamma=1.4"; do
+for v in "euler.reconstruction=dc" "euler.limiter=minmod" "euler.integrator=euler" \
+  "euler.integrator=rk3 --set euler.kernels=split" "euler.riemann=llf --set euler.integrator=rk3" \
+  "euler.problem=vortex" "euler.problem=sod_x --set boundary.x_lo=outflow --set boundary.x_hi=outflow" \
+  "euler.problem=sod_y --set boundary.y_lo=reflecting --set boundary.y_hi=reflecting" \
+  "euler.problem=kh_seed --set euler.kernels=split" "euler.precision=fp32 --set euler.kernels=split" \
+  "euler.problem=blast --set euler.gamma=1.4"; do
   cases+=("extra_euler2d_${v//[^a-z0-9]/_}|config/kh.yaml|$kh_short --set $v")
 done
 while IFS= read -r line; do

@@ -42,7 +42,7 @@ for n in sizes:
            "--set", f"grid.ny={n}", "--set", f"time.end_time={a.end_time}"]
     print(" ".join(cmd), flush=True)
     subprocess.run(cmd, check=True)
-    hst = np.genfromtxt(os.path.join(folder, "euler2d.hst"), delimiter=",", names=True, skip_header=1)
+    hst = np.genfromtxt(os.path.join(folder, "euler.hst"), delimiter=",", names=True, skip_header=1)
     last = sorted(f for f in os.listdir(folder) if f.endswith(".h5"))[-1]
     with h5py.File(os.path.join(folder, last)) as h:
         runs[n] = (hst, h["fields/rho"][...], float(h.attrs["time"]), float(h.attrs["cell_updates_per_s"]))

@@ -36,9 +36,9 @@ args = p.parse_args()
 
 files = []
 for path in args.paths:
-    files += sorted(glob.glob(os.path.join(path, "euler2d_*.h5"))) if os.path.isdir(path) else [path]
+    files += sorted(glob.glob(os.path.join(path, "euler_*.h5"))) if os.path.isdir(path) else [path]
 if not files:
-    sys.exit("verify_sedov: no snapshot (euler2d_*.h5) in " + " ".join(args.paths))
+    sys.exit("verify_sedov: no snapshot (euler_*.h5) in " + " ".join(args.paths))
 
 
 def key(config, section, name):
@@ -71,7 +71,7 @@ for f in files:
     with h5py.File(f, "r") as h:
         config = h.attrs["configuration"]
         config = config.decode() if isinstance(config, bytes) else config
-        if key(config, "euler2d", "problem") != "sedov" or "fields/rho" not in h or h["fields/rho"].ndim != 3:
+        if key(config, "euler", "problem") != "sedov" or "fields/rho" not in h or h["fields/rho"].ndim != 3:
             sys.exit("verify_sedov: %s is not a 3D sedov snapshot" % f)
         rho = h["fields/rho"][...]
         t = float(h.attrs["time"])
@@ -79,7 +79,7 @@ for f in files:
         if not (n[0] == n[1] == n[2]):
             sys.exit("verify_sedov: %s: the measure needs a cube of cells, got %s" % (f, n))
         h_cell = float(h["grid/x_faces"][1] - h["grid/x_faces"][0])
-    gamma = float(key(config, "euler2d", "gamma"))
+    gamma = float(key(config, "euler", "gamma"))
     alpha = next((a for g, a in ALPHA.items() if abs(g - gamma) < 1e-12), None)
     if alpha is None:
         sys.exit("verify_sedov: no tabulated alpha for gamma = %g (known: 1.4, 5/3)" % gamma)

@@ -2,7 +2,7 @@
 // with its block's owned cells apart from the physics: copy a component out
 // in snapshot order (x fastest), put a checkpoint's components back, and
 // find the first cell that a test flags, first in the global x-fastest
-// order, so that every rank count names the same cell. Shared by euler2d
+// order, so that every rank count names the same cell. Shared by euler
 // (2D and 3D grids) and navier_stokes.
 #pragma once
 

@@ -1,7 +1,7 @@
 // Formulas given as keys of a case (expression.rho: "1 + 0.5*tanh(...)")
 // with the user's constants (constants: {y0: 0.5}): parsed when the case is
 // read, so that an error names the key's place in the case file and the
-// column inside the formula. The solvers' own formula keys (euler2d's
+// column inside the formula. The solvers' own formula keys (euler's
 // problem: expression, sod's and diffusion's initial: expression) are
 // read through these.
 #pragma once

@@ -78,6 +78,20 @@ std::string format_real(double value) {
   return text;
 }
 
+void mark_former_section(std::vector<KeySpec>& keys, const std::string& now, const std::string& before) {
+  for (auto& spec : keys)
+    if (spec.path.rfind(now + ".", 0) == 0) spec.former = before + spec.path.substr(now.size());
+}
+
+void mark_former(std::vector<KeySpec>& keys, const std::string& path, const std::string& before) {
+  for (auto& spec : keys)
+    if (spec.path == path) {
+      spec.former = before;
+      return;
+    }
+  throw std::logic_error("mark_former: no key " + path);  // a typo in a solver's table
+}
+
 std::pair<std::string, std::string> split_override(const std::string& text) {
   const auto eq = text.find('=');
   if (eq == std::string::npos || eq == 0)
@@ -330,6 +344,26 @@ Config Config::from_string(const std::string& text, const std::string& source_na
   } catch (const ConfigError& e) {
     fail(where.at(solver_node, "solver"), "solver", e.what());
   }
+  // Keys read under a former spelling: each maps to its key (KeySpec::former).
+  std::map<std::string, std::string> former_path;
+  std::set<std::string> former_sections;
+  for (const auto& spec : keys)
+    if (!spec.former.empty()) {
+      former_path[spec.former] = spec.path;
+      former_sections.insert(spec.former.substr(0, spec.former.find('.')));
+    }
+  // A --set wins over the file under either spelling: the other one is
+  // dropped from the file's keys.
+  for (const auto& p : overridden) {
+    std::string other;
+    if (former_path.count(p)) other = former_path.at(p);
+    for (const auto& spec : keys)
+      if (spec.path == p) other = spec.former;
+    const auto dot = other.find('.');
+    if (dot == std::string::npos) continue;
+    YAML::Node sec = root[other.substr(0, dot)];
+    if (sec.IsDefined() && sec.IsMap() && sec[other.substr(dot + 1)].IsDefined()) sec.remove(other.substr(dot + 1));
+  }
 
   Config config;
   config.source_ = source_name;
@@ -344,16 +378,23 @@ Config Config::from_string(const std::string& text, const std::string& source_na
     }
   }
 
-  auto check_value = [&](const std::string& path, const YAML::Node& node) {
+  // `written`: the key as the case wrote it (a former spelling, or path).
+  auto check_value = [&](const std::string& path, const YAML::Node& node, const std::string& written = "") {
     Value& v = config.values_.at(path);
     const KeySpec& spec = v.spec;
-    const std::string loc = where.at(node, path);
+    const std::string loc = where.at(node, written.empty() ? path : written);
     if (!node.IsScalar())
       fail(loc, path,
            std::string("expected ") +
                (spec.type == KeyType::choice ? "one of " + join(spec.choices, "|") : type_name(spec.type)) + ", got " +
                node_kind(node));
-    const std::string& s = node.Scalar();
+    std::string s = node.Scalar();
+    // A former boolean key that is now a choice: its value in the new terms.
+    if (!written.empty() && written != path && !spec.former_true.empty()) {
+      bool b = false;
+      if (!parse_bool(s, b)) fail(loc, written, "expected true or false, got '" + s + "'");
+      s = b ? spec.former_true : spec.former_false;
+    }
     v.text = s;
     v.given = true;
     v.location = loc;
@@ -404,14 +445,29 @@ Config Config::from_string(const std::string& text, const std::string& source_na
     return key.Scalar();
   };
   std::set<std::string> seen_sections;
+  std::map<std::string, std::string> given_as;  // each key given: as the case wrote it
   for (auto it = root.begin(); it != root.end(); ++it) {
     const std::string name = key_name(it->first, "");
     if (!seen_sections.insert(name).second) fail(where.at(it->first.Mark()), name, "duplicate section");
     if (name == "solver") {
+      // A solver's former name (SolverEntry::former_name) runs that solver.
+      const std::vector<std::string>& names = config.values_.at("solver").spec.choices;
+      const std::string& given = it->second.IsScalar() ? it->second.Scalar() : name;
+      if (!names.empty() && std::find(names.begin(), names.end(), given) == names.end()) {
+        Value& v = config.values_.at("solver");
+        v.text = names.front();
+        v.given = true;
+        v.location = where.at(it->second, "solver");
+        config.warnings_.push_back(v.location + ": note: solver '" + given + "' is now called '" + v.text +
+                                   "'; it runs as before (write 'solver: " + v.text + "')");
+        continue;
+      }
       check_value("solver", it->second);
       continue;
     }
-    if (std::find(sections.begin(), sections.end(), name) == sections.end())
+    const bool former_section = std::find(sections.begin(), sections.end(), name) == sections.end() &&
+                                former_sections.count(name) > 0;
+    if (!former_section && std::find(sections.begin(), sections.end(), name) == sections.end())
       fail(where.at(it->first.Mark()), name,
            "unknown section for solver '" + solver_node.Scalar() + "'" + suggestion(name, sections) +
                "; its sections are: " + join(sections, ", "));
@@ -419,14 +475,32 @@ Config Config::from_string(const std::string& text, const std::string& source_na
     if (section.IsNull()) continue;
     if (!section.IsMap())
       fail(where.at(section, name), name, std::string("expected a map of keys, got ") + node_kind(section));
+    // The section's keys under its present name (a former section's too).
+    const std::string now = former_section ? former_path.lower_bound(name + ".")->second : name + ".";
+    const std::string section_now = now.substr(0, now.find('.'));
     std::vector<std::string> section_keys;
     for (const auto& spec : keys)
-      if (spec.path.rfind(name + ".", 0) == 0) section_keys.push_back(spec.path.substr(name.size() + 1));
+      if (spec.path.rfind(section_now + ".", 0) == 0) section_keys.push_back(spec.path.substr(section_now.size() + 1));
+    if (former_section)
+      config.warnings_.push_back(where.at(it->first.Mark()) + ": note: section '" + name + "' is now '" + section_now +
+                                 "'; its keys are read as before (rename it)");
     std::set<std::string> seen;
     for (auto kt = section.begin(); kt != section.end(); ++kt) {
       const std::string key = key_name(kt->first, " in section '" + name + "'");
-      const std::string path = name + "." + key;
+      const std::string written = name + "." + key;
+      std::string path = written;
+      if (!config.values_.count(path) && former_path.count(path)) {
+        path = former_path.at(path);
+        if (!former_section)
+          config.warnings_.push_back(where.at(kt->first, written) + ": note: '" + written + "' is now '" + path +
+                                     "'; it is read as before (rename it)");
+      }
       if (!seen.insert(key).second) fail(where.at(kt->first.Mark()), path, "duplicate key");
+      // The same key under its name and its former one.
+      const auto earlier = given_as.emplace(path, written);
+      if (!earlier.second)
+        fail(where.at(kt->first, written), path,
+             "given twice, as '" + earlier.first->second + "' and as '" + written + "' (its former name); keep one");
       // A section of user-named keys ("constants.*"): each key given
       // becomes a key of the wildcard's type.
       if (!config.values_.count(path) && config.values_.count(name + ".*")) {
@@ -437,9 +511,9 @@ Config Config::from_string(const std::string& text, const std::string& source_na
       }
       if (!config.values_.count(path))
         fail(where.at(kt->first, path), path,
-             "unknown key" + suggestion(key, section_keys) + "; keys of '" + name +
+             "unknown key" + suggestion(key, section_keys) + "; keys of '" + section_now +
                  "' are: " + join(section_keys, ", "));
-      check_value(path, kt->second);
+      check_value(path, kt->second, written);
     }
   }
 

@@ -35,16 +35,30 @@ struct KeySpec {
   double min = -std::numeric_limits<double>::infinity();  // inclusive bounds
   double max = std::numeric_limits<double>::infinity();
   // "key=value": the key belongs to that choice (a problem's constants go
-  // with euler2d.problem=blast); the resolved configuration lists it only
+  // with euler.problem=blast); the resolved configuration lists it only
   // then, or when it is given.
   std::string belongs_to = {};
   // Given where it has no effect: a warning (Config::warnings) rather than
   // an error. For numerics a --set of the other key may make moot (a case
-  // file's limiter, then --set euler2d.reconstruction=dc), not for keys that
+  // file's limiter, then --set euler.reconstruction=dc), not for keys that
   // are plainly another choice's (another problem's constants).
   bool only_warn = false;
   OnRestart on_restart = OnRestart::fixed;
+  // The key's former spelling ("euler.riemann" for euler.riemann), still
+  // read from case files, --set and stored configurations of checkpoints,
+  // with a note naming the new one; empty: none.
+  std::string former = {};
+  // A former boolean key that became this choice: its true and false read
+  // as these choices ("euler2d.fused_stage: false" is "euler.kernels: split").
+  std::string former_true = {}, former_false = {};
 };
+
+// Gives the key `path` its former spelling `before` (a key renamed in its section).
+void mark_former(std::vector<KeySpec>& keys, const std::string& path, const std::string& before);
+
+// Gives every key of section `now` ("euler") the former spelling in
+// section `before` ("euler"), for a section renamed.
+void mark_former_section(std::vector<KeySpec>& keys, const std::string& now, const std::string& before);
 
 // Marks the keys of `paths` (exact, or "section.*" for a whole section) as
 // `how` may change on --restart.

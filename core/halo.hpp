@@ -46,7 +46,7 @@ struct LineComponents {  // v(i, c): a 1D state of several components (sod)
   }
 };
 template <class View>
-struct PlaneComponents {  // v(c, j, i): a 2D state of several components, x fastest (euler2d)
+struct PlaneComponents {  // v(c, j, i): a 2D state of several components, x fastest (euler)
   View v;
   int components() const { return static_cast<int>(v.extent(0)); }
   KOKKOS_FORCEINLINE_FUNCTION typename View::reference_type operator()(int c, long i, long j, long) const {

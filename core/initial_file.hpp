@@ -5,7 +5,7 @@
 // names the file (file.path) is relative to the case file's folder. Every
 // rank reads the whole arrays; a file that is missing, not HDF5, lacks a
 // dataset or has another shape is refused (Config::reject) with the reason.
-// Used by euler2d's problem: file, sod's and diffusion's initial: file.
+// Used by euler's problem: file, sod's and diffusion's initial: file.
 #pragma once
 
 #include "core/config.hpp"

@@ -80,7 +80,7 @@ std::string describe_failure(const std::exception& e, const std::string& smaller
   if (!kokkos && !dynamic_cast<const std::bad_alloc*>(&e)) return what;
   std::string out = "out of memory: ";
   if (kokkos) {
-    // Kokkos 3 to 4.5: 'label "euler2d::u" ... named "Host" ... Allocation of size 298 G failed';
+    // Kokkos 3 to 4.5: 'label "euler::u" ... named "Host" ... Allocation of size 298 G failed';
     // Kokkos 4.6: 'Kokkos ERROR: Cuda memory space failed to allocate 670.6 GiB (label="diffusion::u").'
     auto between = [&](const std::string& before, const std::string& after) {
       const auto a = what.find(before);

@@ -188,8 +188,8 @@ struct LineSweep {
 // On GPUs this is a tiled MDRange. On CPUs, when the fast index is the one
 // contiguous in memory, the sweep runs as whole lines, a parallel loop over
 // the slow index with the fast one innermost: Kokkos 3.4's host MDRange
-// reaches about 70% of the copy bandwidth on the heat stencil where lines
-// reach about 90% (docs/performance.md). Any other order stays an MDRange.
+// reaches clearly less of the copy bandwidth on the heat stencil than lines
+// do (docs/data/diary.md, "diffusion"). Any other order stays an MDRange.
 template <Kokkos::Iterate Order, class F>
 void for_each_2d(const char* label, int i0, int i1, int j0, int j1, int contiguous_index, const F& f) {
   if (i0 >= i1 || j0 >= j1) return;
@@ -302,7 +302,7 @@ using Range3D = Range3DWith<>;
 // down to a multiple of 8). A kernel whose registers leave a multiprocessor
 // one block of 256 can be faster with a cap (some spill, twice the warps to
 // hide latency) or in smaller blocks (no cap, more blocks fit); which one
-// wins is measured on the card (docs/performance.md, "Sixth" and "Seventh
+// wins is measured on the card (docs/data/diary.md, "Sixth" and "Seventh
 // H100 run"), so solvers name their shapes beside the kernels
 // (physics/navier_stokes/launch_shapes.hpp). The default, Launch3D<>, is the
 // plain Range3D. On the host both arguments mean nothing.

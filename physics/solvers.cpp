@@ -1,8 +1,8 @@
 #include "physics/solvers.hpp"
 
 #include "physics/diffusion/diffusion_run.hpp"
-#include "physics/euler2d/euler2d_params.hpp"
-#include "physics/euler2d/euler2d_run.hpp"
+#include "physics/euler/euler_params.hpp"
+#include "physics/euler/euler_run.hpp"
 #include "physics/navier_stokes/navier_stokes_params.hpp"
 #include "physics/navier_stokes/navier_stokes_run.hpp"
 #include "physics/sod/sod_params.hpp"
@@ -18,10 +18,10 @@ const std::vector<SolverEntry>& solvers() {
        "docs/user-guide.md", diffusion::keys, [](const Config& c) { diffusion::params(c); }, diffusion::run},
       {"sod", "1D Navier-Stokes shock tube: KEEP (the original) or PLM + HLLC + SSP-RK2 (docs/problems.md section 2)",
        "docs/sod.md", sod::keys, [](const Config& c) { sod::params(c); }, sod::run},
-      {"euler2d",
-       "2D compressible Euler (3D grids with grid.nz > 1), MUSCL + HLLE/HLLC/LLF, Kelvin-Helmholtz and more "
-       "(docs/problems.md section 3)",
-       "docs/kh.md", euler2d::keys, [](const Config& c) { euler2d::params(c); }, euler2d::run},
+      {"euler",
+       "compressible Euler in 1D, 2D and 3D (grid.ny: 1 is 1D, grid.nz > 1 is 3D), MUSCL + HLLE/HLLC/LLF, "
+       "Kelvin-Helmholtz and more (docs/problems.md section 3); formerly euler2d, still read",
+       "docs/kh.md", euler::keys, [](const Config& c) { euler::params(c); }, euler::run, "euler2d"},
       {"navier_stokes",
        "2D and 3D compressible Navier-Stokes: KEEP split convective fluxes of order 2, 4 or 6 (KEEP-PE as an "
        "option), viscous and heat fluxes of the same order, RK3/RK4, periodic sides and no-slip walls; the "
@@ -32,13 +32,23 @@ const std::vector<SolverEntry>& solvers() {
   return table;
 }
 
+const SolverEntry* find_solver(const std::string& name) {
+  for (const auto& s : solvers())
+    if (name == s.name || (s.former_name && name == s.former_name)) return &s;
+  return nullptr;
+}
+
 std::vector<KeySpec> solver_keys(const std::string& name) {
-  std::string known;
+  if (const SolverEntry* s = find_solver(name)) return s->keys();
+  std::string known, hint;
   for (const auto& s : solvers()) {
-    if (name == s.name) return s.keys();
     known += (known.empty() ? "" : ", ") + std::string(s.name);
+    // "euler3d", "euler1d": a solver's name with the dimension added.
+    const std::string n = s.name;
+    if (hint.empty() && name.size() > n.size() && name.compare(0, n.size(), n) == 0)
+      hint = " (did you mean '" + n + "'? " + n + ": " + s.summary + ")";
   }
-  throw ConfigError("unknown solver '" + name + "'; cfdrun knows: " + known);
+  throw ConfigError("unknown solver '" + name + "'" + hint + "; cfdrun knows: " + known);
 }
 
 Config default_case(const std::string& solver, const std::vector<std::string>& overrides) {

@@ -21,13 +21,19 @@ struct SolverEntry {
   // throws ConfigError.
   void (*check)(const Config&);
   int (*run)(const Config&, const RunContext&);
+  // The solver's former name, still read from case files and checkpoints
+  // with a note (its section's keys: KeySpec::former); nullptr: none.
+  const char* former_name = nullptr;
 };
 
 const std::vector<SolverEntry>& solvers();
 // The default case of `solver` with `overrides` ("grid.nx=64"), checked as a
 // case file is: cfdbench's variants and the tests make their cases so.
 Config default_case(const std::string& solver, const std::vector<std::string>& overrides);
-// Keys of a solver by name; throws ConfigError naming the known solvers.
+// The solver of that name or former name; nullptr if none.
+const SolverEntry* find_solver(const std::string& name);
+// Keys of a solver by name (or former name); throws ConfigError naming the
+// known solvers.
 std::vector<KeySpec> solver_keys(const std::string& name);
 
 }  // namespace cfd

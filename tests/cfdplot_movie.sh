@@ -63,18 +63,18 @@ errors)
     echo "ok: $said"
   }
   py=("$python" "$cfdplot")
-  check "--movie writes an MP4 file: 'kh.gif' must end in \.mp4" "${py[@]}" khseed/euler2d.xdmf --movie kh.gif
-  check "sodseed/sod_00002500.h5 and khseed/euler2d_00000000.h5 are not of one series \(solver sod, not euler2d\)" \
-    "${py[@]}" khseed/euler2d_00000000.h5 sodseed/sod_00002500.h5 --movie mixed.mp4
+  check "--movie writes an MP4 file: 'kh.gif' must end in \.mp4" "${py[@]}" khseed/euler.xdmf --movie kh.gif
+  check "sodseed/sod_00002500.h5 and khseed/euler_00000000.h5 are not of one series \(solver sod, not euler\)" \
+    "${py[@]}" khseed/euler_00000000.h5 sodseed/sod_00002500.h5 --movie mixed.mp4
   check "pv_sod/sod_00000050.h5 and sodseed/sod_00002500.h5 are not of one series \(" \
     "${py[@]}" sodseed/sod_00002500.h5 pv_sod/sod_00000050.h5 --movie two.mp4
-  check "khseed/euler2d_00000000.h5: no field 'nope' \(fields: p, rho, vx, vy, vz\)" \
-    "${py[@]}" khseed/euler2d.xdmf --movie nope.mp4 -f nope
-  check "nope.h5: no such file" "${py[@]}" khseed/euler2d_00000000.h5 nope.h5 --movie nope.mp4
-  check "khseed/euler2d.hst: cannot read it as HDF5" \
-    "${py[@]}" khseed/euler2d_00000000.h5 khseed/euler2d.hst --movie hst.mp4
+  check "khseed/euler_00000000.h5: no field 'nope' \(fields: p, rho, vx, vy, vz\)" \
+    "${py[@]}" khseed/euler.xdmf --movie nope.mp4 -f nope
+  check "nope.h5: no such file" "${py[@]}" khseed/euler_00000000.h5 nope.h5 --movie nope.mp4
+  check "khseed/euler.hst: cannot read it as HDF5" \
+    "${py[@]}" khseed/euler_00000000.h5 khseed/euler.hst --movie hst.mp4
   check "--movie needs ffmpeg, which is not installed \(Debian: apt-get install ffmpeg\)" \
-    env PATH=/nonexistent "${py[@]}" khseed/euler2d.xdmf --movie noffmpeg.mp4
+    env PATH=/nonexistent "${py[@]}" khseed/euler.xdmf --movie noffmpeg.mp4
   ;;
 *)
   echo "usage: cfdplot_movie.sh movie|errors ..." >&2

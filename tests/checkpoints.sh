@@ -36,7 +36,7 @@ change_nothing)
   # shellcheck disable=SC2010
   [ "$(ls ckpt_on | grep -c checkpoint_)" = 2 ] || fail "not the newest two checkpoints kept: $(cd ckpt_on && echo *)"
   # shellcheck disable=SC2012
-  last=$(cd ckpt_off && ls euler2d_*.h5 | tail -n 1)
+  last=$(cd ckpt_off && ls euler_*.h5 | tail -n 1)
   for f in rho vx vy vz p; do
     "$bin/cfdcompare" "ckpt_off/$last" "ckpt_on/$last" --field $f --atol 0 --rtol 0 -q || fail "$last: $f differs"
   done

@@ -61,11 +61,11 @@ blast_cfl1)
   rm -rf "$out"
   bash "$here/expect.sh" 1 "non-physical state at step 1, t = [0-9.e-]+: cell [(]i, j[)] = [(][0-9]+, [0-9]+[)] \
 has density [-0-9.ena]+ and pressure (-[0-9.e]+|-?nan)" -- \
-    "$bin/cfdrun" "$config/kh_seed.yaml" --output "$out" --set euler2d.problem=blast --set time.cfl=1 \
-    --set time.steps=1 --set time.end_time=0 --set euler2d.integrator="$integrator" --set boundary.x_lo=outflow \
+    "$bin/cfdrun" "$config/kh_seed.yaml" --output "$out" --set euler.problem=blast --set time.cfl=1 \
+    --set time.steps=1 --set time.end_time=0 --set euler.integrator="$integrator" --set boundary.x_lo=outflow \
     --set boundary.x_hi=outflow --set boundary.y_lo=outflow --set boundary.y_hi=outflow
   [ -s "$out/diagnosis_00000001.h5" ] || fail "no diagnosis file $out/diagnosis_00000001.h5"
-  [ ! -e "$out/euler2d_00000001.h5" ] || fail "the failed step's state was written as a snapshot, $out/euler2d_00000001.h5"
+  [ ! -e "$out/euler_00000001.h5" ] || fail "the failed step's state was written as a snapshot, $out/euler_00000001.h5"
   ;;
 cfdinfo_config_reruns)
   "$bin/cfdinfo" khseed --config >khseed_again.yaml || fail "cfdinfo khseed --config failed"
@@ -80,7 +80,7 @@ cfdinfo_json)
 import json, sys
 d = json.load(sys.stdin)["file"]
 print(d["kind"], [(f["name"], f["not_finite"]) for f in d["fields"]])
-assert d["kind"] == "diagnosis" and d["solver"] == "euler2d" and sum(f["not_finite"] for f in d["fields"]) > 0'
+assert d["kind"] == "diagnosis" and d["solver"] == "euler" and sum(f["not_finite"] for f in d["fields"]) > 0'
   ;;
 *)
   echo "cli.sh: unknown check '$check'" >&2

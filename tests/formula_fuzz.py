@@ -35,7 +35,7 @@ for n, formula in enumerate(formulas):
     path = os.path.join(work, "case_%d.yaml" % n)
     quoted = formula.replace("\\", "\\\\").replace('"', '\\"')
     with open(path, "w") as f:
-        f.write("solver: euler2d\neuler2d:\n  problem: expression\nconstants: {rho1: 1, rm: -0.5, y0: 0.25, L: 0.025}\n"
+        f.write("solver: euler\neuler:\n  problem: expression\nconstants: {rho1: 1, rm: -0.5, y0: 0.25, L: 0.025}\n"
                 "expression:\n  %s: \"%s\"\n" % (key, quoted))
     r = subprocess.run([cfdrun, path, "--validate"], capture_output=True, text=True, timeout=60)
     if r.returncode < 0:

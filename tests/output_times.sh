@@ -8,6 +8,6 @@ set -euo pipefail
 python=$1
 "$python" -c "
 import glob, h5py
-t = [h5py.File(f, 'r').attrs['time'] for f in sorted(glob.glob('khseed/euler2d_*.h5'))]
+t = [h5py.File(f, 'r').attrs['time'] for f in sorted(glob.glob('khseed/euler_*.h5'))]
 print(t)
 assert t == [0.0, 0.01, 0.02, 0.03, 0.04, 0.05], t"

@@ -31,7 +31,7 @@ cfg=$work/prefix/lib/cmake/cfdrun
 for lib in libcfdrun_core.a libcfdrun_physics.a; do
   [ -n "$(find "$work/prefix" -name "$lib")" ] || fail "$lib not installed"
 done
-for h in core/config.hpp core/version.hpp physics/gas/exact_riemann.hpp physics/euler2d/euler2d_solver.hpp; do
+for h in core/config.hpp core/version.hpp physics/gas/exact_riemann.hpp physics/euler/euler_solver.hpp; do
   [ -f "$work/prefix/include/cfdrun/$h" ] || fail "header $h not installed"
 done
 # The export must not name the build tree or the sources (BUILD_INTERFACE only).

@@ -39,9 +39,9 @@ plot_scaling)
   ;;
 cfdplot_series)
   rm -f khseed/*.png
-  "$python" "$project/apps/cfdplot.py" khseed/euler2d_000000*.h5
+  "$python" "$project/apps/cfdplot.py" khseed/euler_000000*.h5
   shopt -s nullglob
-  pictures=(khseed/*.png) snapshots=(khseed/euler2d_*.h5)
+  pictures=(khseed/*.png) snapshots=(khseed/euler_*.h5)
   [ ${#pictures[@]} -eq ${#snapshots[@]} ] || fail "${#pictures[@]} pictures of ${#snapshots[@]} snapshots"
   ;;
 cfdplot_1d_log_zoom)

@@ -61,7 +61,7 @@ failed_run_keeps)
 locked)
   "$cfdrun" "$config/kh.yaml" -q --output out --set grid.nx=128 --set grid.ny=128 --set time.end_time=100 &
   first=$!
-  for _ in $(seq 100); do [ -e out/euler2d_00000000.h5 ] && break; sleep 0.1; done
+  for _ in $(seq 100); do [ -e out/euler_00000000.h5 ] && break; sleep 0.1; done
   out=$("$cfdrun" "$config/kh.yaml" -q --output out --overwrite 2>&1)
   status=$?
   kill -TERM $first

@@ -6,7 +6,7 @@
 #   for bit; the branch's series begins at the checkpoint's step; its
 #   snapshots name the checkpoint they continue from; the checkpoint's own
 #   folder is not touched (hashed before and after);
-# - new numerics (time.cfl, euler2d.riemann): accepted with a note naming
+# - new numerics (time.cfl, euler.riemann): accepted with a note naming
 #   the key, its old and new value and the step, and the results differ;
 # - a fixed key (grid.nx) is refused (status 2) with the list of keys that
 #   may change, and creates nothing; --overwrite in the run's own folder is
@@ -34,7 +34,7 @@ import glob, os, sys
 import h5py, numpy as np
 whole, branch, step, checkpoint = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
 def snaps(d):
-    return sorted(os.path.basename(p) for p in glob.glob(d + "/euler2d_[0-9]*.h5"))
+    return sorted(os.path.basename(p) for p in glob.glob(d + "/euler_[0-9]*.h5"))
 w, b = snaps(whole), snaps(branch)
 steps = [int(n[8:16]) for n in b]
 assert steps[0] == step, f"the branch's series begins at step {steps[0]}, not the checkpoint's {step}"
@@ -52,10 +52,10 @@ for name in b:
         conf = y.attrs["configuration"]
         conf = conf.decode() if isinstance(conf, bytes) else conf
         assert f'continued_from: "{checkpoint} (step {step})"' in conf, conf
-hst = open(f"{branch}/euler2d.hst").read().splitlines()
+hst = open(f"{branch}/euler.hst").read().splitlines()
 rows = [l for l in hst if l and l[0].isdigit()]
 assert int(rows[0].split(",")[0]) == step, f"the branch's history begins at {rows[0]}"
-xdmf = open(f"{branch}/euler2d.xdmf").read()
+xdmf = open(f"{branch}/euler.xdmf").read()
 for name in b:
     assert name in xdmf, name
 assert "../" not in xdmf
@@ -64,12 +64,12 @@ EOF
 [ "$(tree_hash whole)" = "$before" ] || fail "the checkpoint's folder changed"
 
 # 2. New numerics: a note, and other results.
-out=$("$cfdrun" --restart "whole/$checkpoint" -q --output cfl --set time.cfl=0.3 --set euler2d.riemann=llf 2>&1) ||
+out=$("$cfdrun" --restart "whole/$checkpoint" -q --output cfl --set time.cfl=0.3 --set euler.riemann=llf 2>&1) ||
   fail "branch with new numerics: $out"
 echo "$out" | grep -q "note: time.cfl changes from 0.4 to 0.3 at step $step" || fail "no note for time.cfl: $out"
-echo "$out" | grep -q "note: euler2d.riemann changes from hllc to llf at step $step" || fail "no note for riemann: $out"
-last=$(cd whole && ls euler2d_[0-9]*.h5 | sort | tail -n 1)
-lastb=$(cd cfl && ls euler2d_[0-9]*.h5 | sort | tail -n 1)
+echo "$out" | grep -q "note: euler.riemann changes from hllc to llf at step $step" || fail "no note for riemann: $out"
+last=$(cd whole && ls euler_[0-9]*.h5 | sort | tail -n 1)
+lastb=$(cd cfl && ls euler_[0-9]*.h5 | sort | tail -n 1)
 "${PYTHON:-python3}" - "whole/$last" "cfl/$lastb" <<'EOF' || fail "new numerics gave the same result"
 import sys
 import h5py, numpy as np

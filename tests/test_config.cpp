@@ -251,3 +251,81 @@ TEST(Config, NumbersReadLikeTheTools) {
   EXPECT_EQ(load("solver: diffusion\ngrid:\n  nx: 64\ndiffusion:\n  alpha: .125\n").get_real("diffusion.alpha"), 0.125);
   EXPECT_EQ(load("solver: diffusion\ndiffusion:\n  alpha: 1.25e-1\n").get_real("diffusion.alpha"), 0.125);
 }
+
+// ---- Former names: the euler solver was called euler2d ----
+
+// A case written for euler2d reads as the same case written for euler: the
+// same resolved configuration, each former spelling named in a note with
+// its place.
+TEST(FormerNames, AnEuler2dCaseReadsAsTheEulerCase) {
+  const Config old = load("solver: euler2d\neuler2d:\n  riemann: hllc\n  problem: blast\ngrid: {nx: 8, ny: 8}\n");
+  const Config now = load("solver: euler\neuler:\n  riemann: hllc\n  problem: blast\ngrid: {nx: 8, ny: 8}\n");
+  EXPECT_EQ(old.solver(), "euler");
+  EXPECT_EQ(old.get_string("euler.riemann"), "hllc");
+  EXPECT_TRUE(old.given("euler.problem"));
+  EXPECT_EQ(old.location("euler.riemann"), "case.yaml:3:12");
+  EXPECT_EQ(old.resolved_yaml(), now.resolved_yaml());
+  ASSERT_EQ(old.warnings().size(), 2u);
+  EXPECT_NE(old.warnings()[0].find("case.yaml:1:9: note: solver 'euler2d' is now called 'euler'"), std::string::npos)
+      << old.warnings()[0];
+  EXPECT_NE(old.warnings()[1].find("case.yaml:2:1: note: section 'euler2d' is now 'euler'"), std::string::npos)
+      << old.warnings()[1];
+  EXPECT_TRUE(now.warnings().empty());
+}
+
+TEST(FormerNames, AKeyUnderBothSpellingsIsRefused) {
+  const std::string e = error_of("solver: euler\neuler: {riemann: hllc}\neuler2d: {riemann: llf}\n");
+  EXPECT_NE(e.find("case.yaml:3:11: error: 'euler.riemann': given twice, as 'euler.riemann' and as 'euler2d.riemann'"),
+            std::string::npos)
+      << e;
+  // Different keys under the two spellings are one section.
+  const Config c = load("solver: euler\neuler: {riemann: hllc}\neuler2d: {integrator: rk3}\n");
+  EXPECT_EQ(c.get_string("euler.riemann"), "hllc");
+  EXPECT_EQ(c.get_string("euler.integrator"), "rk3");
+}
+
+TEST(FormerNames, ASetWinsUnderEitherSpelling) {
+  const Config a = load("solver: euler\neuler: {riemann: hllc}\n", {"euler2d.riemann=llf"});
+  EXPECT_EQ(a.get_string("euler.riemann"), "llf");
+  EXPECT_EQ(a.location("euler.riemann"), "command line (--set euler2d.riemann)");
+  const Config b = load("solver: euler2d\neuler2d: {riemann: hllc}\n", {"euler.riemann=llf"});
+  EXPECT_EQ(b.get_string("euler.riemann"), "llf");
+  const Config c = load("solver: euler\n", {"solver=euler2d", "euler2d.riemann=llf"});
+  EXPECT_EQ(c.solver(), "euler");
+  EXPECT_EQ(c.get_string("euler.riemann"), "llf");
+}
+
+TEST(FormerNames, AnUnknownKeyInTheFormerSectionNamesThePresentKeys) {
+  const std::string e = error_of("solver: euler2d\neuler2d: {riemman: hllc}\n");
+  EXPECT_NE(e.find("case.yaml:2:11: error: 'euler2d.riemman': unknown key (did you mean 'riemann'?); keys of 'euler'"),
+            std::string::npos)
+      << e;
+}
+
+TEST(FormerNames, ASolverNameWithADimensionPointsAtTheSolver) {
+  for (const char* name : {"euler3d", "euler1d"}) {
+    const std::string e = error_of(std::string("solver: ") + name + "\n");
+    EXPECT_NE(e.find(std::string("unknown solver '") + name + "' (did you mean 'euler'? euler: compressible Euler in "
+                                                              "1D, 2D and 3D"),
+              std::string::npos)
+        << e;
+  }
+}
+
+// One spelling across solvers: <solver>.problem chooses the problem, and
+// euler.kernels the kernels, as sod.kernels does; the former keys read.
+TEST(FormerNames, InitialIsProblemAndFusedStageIsKernels) {
+  const Config sod = load("solver: sod\nsod: {initial: expression}\n");
+  EXPECT_EQ(sod.get_string("sod.problem"), "expression");
+  ASSERT_EQ(sod.warnings().size(), 1u);
+  EXPECT_NE(sod.warnings()[0].find("case.yaml:2:7: note: 'sod.initial' is now 'sod.problem'"), std::string::npos)
+      << sod.warnings()[0];
+  EXPECT_EQ(load("solver: diffusion\n", {"diffusion.initial=sine"}).get_string("diffusion.problem"), "sine");
+  EXPECT_EQ(load("solver: euler2d\neuler2d: {fused_stage: false}\n").get_string("euler.kernels"), "split");
+  EXPECT_EQ(load("solver: euler2d\neuler2d: {fused_stage: yes}\n").get_string("euler.kernels"), "fused");
+  EXPECT_EQ(load("solver: euler\n", {"euler2d.fused_stage=false"}).get_string("euler.kernels"), "split");
+  const std::string e = error_of("solver: euler2d\neuler2d: {fused_stage: fused}\n");
+  EXPECT_NE(e.find("case.yaml:2:24: error: 'euler2d.fused_stage': expected true or false, got 'fused'"),
+            std::string::npos)
+      << e;
+}

@@ -1,9 +1,9 @@
-// The euler2d solver: conservation in a periodic box, sod_x = sod_y bit for
+// The euler solver on 2D grids (and 1D, one cell across): conservation in a periodic box, sod_x = sod_y bit for
 // bit and against the exact solution, second-order convergence on a smooth
 // problem, mirror symmetry, the fused stage against the split kernels bit for
 // bit, the footprint, configuration checks, and inflow sides.
 #include "core/memory_meter.hpp"
-#include "physics/euler2d/euler2d_solver.hpp"
+#include "physics/euler/euler_solver.hpp"
 #include "physics/gas/exact_riemann.hpp"
 #include "physics/solvers.hpp"
 
@@ -16,7 +16,7 @@
 #include <limits>
 #include <memory>
 
-using namespace cfd::euler2d;
+using namespace cfd::euler;
 
 namespace {
 
@@ -24,8 +24,8 @@ namespace {
 // defaults unless `more` overrides them.
 Params base(const std::string& problem, long nx, long ny, std::vector<std::string> more = {}) {
   more.insert(more.begin(),
-              {"euler2d.problem=" + problem, "grid.nx=" + std::to_string(nx), "grid.ny=" + std::to_string(ny)});
-  return params(cfd::default_case("euler2d", more));
+              {"euler.problem=" + problem, "grid.nx=" + std::to_string(nx), "grid.ny=" + std::to_string(ny)});
+  return params(cfd::default_case("euler", more));
 }
 
 template <class Real>
@@ -50,7 +50,7 @@ Solver<Real> run_steps(const Params& p, long steps) {
 }
 
 Params sod(bool along_x, long n) {
-  Params p = base(along_x ? "sod_x" : "sod_y", along_x ? n : 4, along_x ? 4 : n, {"euler2d.gamma=1.4"});
+  Params p = base(along_x ? "sod_x" : "sod_y", along_x ? n : 4, along_x ? 4 : n, {"euler.gamma=1.4"});
   p.cfl = 0.4;
   p.riemann = cfd::gas::RiemannSolver::hllc;
   const int normal_lo = along_x ? 0 : 2;
@@ -78,7 +78,7 @@ TEST(Euler2d, OriginalCaseConservesMassMomentumEnergyInAPeriodicBox) {
 }
 
 TEST(Euler2d, ModernSchemesConserveToo) {
-  for (auto riemann : {cfd::gas::RiemannSolver::hlle, cfd::gas::RiemannSolver::hllc, cfd::gas::RiemannSolver::llf})
+  for (auto riemann : cfd::gas::riemann_solvers)
     for (auto integrator : {Integrator::rk2, Integrator::rk3}) {
       Params p = base("kh_mcnally", 32, 32);
       p.riemann = riemann;
@@ -153,7 +153,7 @@ TEST(Euler2d, OneCellAcrossIsTheOneDimensionalTubeBitForBit) {
   EXPECT_LE(l1 / 400, 3.4e-3) << "the 4-wide tube's bound";
   try {
     params(cfd::default_case(
-        "euler2d", {"euler2d.problem=sod_x", "grid.ny=1", "boundary.y_lo=reflecting", "boundary.y_hi=reflecting"}));
+        "euler", {"euler.problem=sod_x", "grid.ny=1", "boundary.y_lo=reflecting", "boundary.y_hi=reflecting"}));
     ADD_FAILURE() << "a reflecting side across one cell was taken";
   } catch (const cfd::ConfigError& e) {
     EXPECT_NE(std::string(e.what()).find("boundary.y_lo"), std::string::npos) << e.what();
@@ -166,7 +166,7 @@ TEST(Euler2d, SmoothVortexConvergesAtSecondOrder) {
   double errors[3];
   const long sizes[3] = {32, 64, 128};
   for (int k = 0; k < 3; ++k) {
-    Params p = base("vortex", sizes[k], sizes[k], {"euler2d.gamma=1.4"});
+    Params p = base("vortex", sizes[k], sizes[k], {"euler.gamma=1.4"});
     p.limiter = cfd::gas::Limiter::mc;
     p.riemann = cfd::gas::RiemannSolver::hllc;
     p.cfl = 0.4;
@@ -184,7 +184,7 @@ TEST(Euler2d, SmoothVortexConvergesAtSecondOrder) {
 }
 
 TEST(Euler2d, BlastKeepsItsMirrorSymmetry) {
-  Params p = base("blast", 64, 64, {"euler2d.gamma=1.4"});
+  Params p = base("blast", 64, 64, {"euler.gamma=1.4"});
   for (auto& b : p.boundary) b = cfd::BoundaryKind::outflow;
   const auto s = run_steps<double>(p, 60);
   const auto f = s.fields();
@@ -209,8 +209,8 @@ TEST(Euler2d, NonPhysicalStateIsFound) {
   // Negative energy (so pressure) in global cell (i, j) = (3, 5) and (9, 5):
   // the first in x-fastest order is named, 1-based.
   auto state = s.state();
-  state[cfd::euler2d::IEN].values[5 * 16 + 9] = -1;
-  state[cfd::euler2d::IEN].values[5 * 16 + 3] = -1;
+  state[cfd::euler::IEN].values[5 * 16 + 9] = -1;
+  state[cfd::euler::IEN].values[5 * 16 + 3] = -1;
   s.restore(state, s.clock());
   EXPECT_EQ(s.first_bad_cell(), 5 * 16 + 3);
   EXPECT_LT(s.stable_dt(), 0);
@@ -245,37 +245,37 @@ TEST(Euler2d, InitialVelocityThatIsNotFiniteIsRefusedWithItsCell) {
 TEST(Euler2dConfig, BadConfigurationsAreRejected) {
   auto error = [](const std::string& text) -> std::string {
     try {
-      cfd::euler2d::params(cfd::Config::from_string(text, "e.yaml", {}, cfd::solver_keys));
+      cfd::euler::params(cfd::Config::from_string(text, "e.yaml", {}, cfd::solver_keys));
     } catch (const cfd::ConfigError& e) {
       return e.what();
     }
     return "";
   };
-  EXPECT_NE(error("solver: euler2d\nboundary: {x_lo: outflow}\n").find("periodic boundaries come in pairs"),
+  EXPECT_NE(error("solver: euler\nboundary: {x_lo: outflow}\n").find("periodic boundaries come in pairs"),
             std::string::npos);
   // The message points at the side the user wrote, with its place.
-  EXPECT_NE(error("solver: euler2d\nboundary: {x_hi: outflow}\n")
+  EXPECT_NE(error("solver: euler\nboundary: {x_hi: outflow}\n")
                 .find("e.yaml:2:18: error: 'boundary.x_hi': periodic boundaries come in pairs"),
             std::string::npos)
-      << error("solver: euler2d\nboundary: {x_hi: outflow}\n");
+      << error("solver: euler\nboundary: {x_hi: outflow}\n");
   // A numerics key given where it has no effect is a warning with its place
   // (a --set of the other key may make a case file's key moot).
-  const auto dc = cfd::Config::from_string("solver: euler2d\neuler2d: {reconstruction: dc, limiter: mc}\n", "e.yaml",
+  const auto dc = cfd::Config::from_string("solver: euler\neuler: {reconstruction: dc, limiter: mc}\n", "e.yaml",
                                            {}, cfd::solver_keys);
   ASSERT_EQ(dc.warnings().size(), 1u);
   EXPECT_EQ(dc.warnings()[0],
-            "e.yaml:2:40: warning: 'euler2d.limiter': has no effect with euler2d.reconstruction: dc (it applies with "
-            "euler2d.reconstruction: plm); it is ignored");
+            "e.yaml:2:40: warning: 'euler.limiter': has no effect with euler.reconstruction: dc (it applies with "
+            "euler.reconstruction: plm); it is ignored");
   const auto steps =
-      cfd::Config::from_string("solver: euler2d\ntime: {steps: 10, end_time: 3}\n", "e.yaml", {}, cfd::solver_keys);
+      cfd::Config::from_string("solver: euler\ntime: {steps: 10, end_time: 3}\n", "e.yaml", {}, cfd::solver_keys);
   ASSERT_EQ(steps.warnings().size(), 1u);
   EXPECT_NE(steps.warnings()[0].find("'time.end_time': has no effect with time.steps: 10"), std::string::npos);
-  EXPECT_TRUE(cfd::Config::from_string("solver: euler2d\n", "e.yaml", {}, cfd::solver_keys).warnings().empty());
-  EXPECT_NE(error("solver: euler2d\neuler2d: {original_faces: true, riemann: hllc}\n").find("riemann: hlle"),
+  EXPECT_TRUE(cfd::Config::from_string("solver: euler\n", "e.yaml", {}, cfd::solver_keys).warnings().empty());
+  EXPECT_NE(error("solver: euler\neuler: {original_faces: true, riemann: hllc}\n").find("riemann: hlle"),
             std::string::npos);
-  EXPECT_NE(error("solver: euler2d\ntime: {end_time: 0}\n").find("'time.end_time': must be positive"),
+  EXPECT_NE(error("solver: euler\ntime: {end_time: 0}\n").find("'time.end_time': must be positive"),
             std::string::npos);
-  EXPECT_NE(error("solver: euler2d\neuler2d: {gamma: 0.9}\n").find("'euler2d.gamma'"), std::string::npos);
+  EXPECT_NE(error("solver: euler\neuler: {gamma: 0.9}\n").find("'euler.gamma'"), std::string::npos);
 }
 
 // The footprint, from Kokkos' allocation events: with RK2, U, the stage
@@ -317,7 +317,7 @@ TEST(Euler2d, FootprintIsTheArraysOfTheMethod) {
 // (widths up to the GPU tile's 36 with its margin, 12 rows), and at the edge
 // of its stated bound, c * width < 2^16, for widths up to 1024.
 TEST(Euler2d, RowOfCellIsTheIntegerQuotient) {
-  using cfd::euler2d::RowOfCell;
+  using cfd::euler::RowOfCell;
   long wrong = 0;
   for (int width = 1; width <= 36; ++width)
     for (int c = 0; c < width * 12; ++c) wrong += RowOfCell(width)(c) != c / width;
@@ -409,7 +409,7 @@ TEST(Euler2dGravity, AUniformGasFallsFreely) {
     const double g = -0.5, rho = 1, p0 = 1, gamma = 5.0 / 3.0;
     const Params p = base("vortex", 16, 16,
                           {"vortex.strength=0", "vortex.vx=0", "vortex.vy=0", "gravity.x=0.25",
-                           "gravity.y=" + std::to_string(g), "euler2d.integrator=" + integrator});
+                           "gravity.y=" + std::to_string(g), "euler.integrator=" + integrator});
     EXPECT_FALSE(p.fused_stage);  // gravity runs the split kernels
     Solver<double> s(p);
     s.set_initial_state();
@@ -437,7 +437,7 @@ TEST(Euler2dGravity, MassAndEnergyWithPotentialConservedInAClosedBox) {
   for (const std::string riemann : {"hlle", "hllc", "llf"}) {
     Params p = base("blast", 48, 40,
                     {"gravity.x=" + std::to_string(gx), "gravity.y=" + std::to_string(gy), "blast.x_centre=0.4",
-                     "euler2d.riemann=" + riemann, "euler2d.integrator=rk3"});
+                     "euler.riemann=" + riemann, "euler.integrator=rk3"});
     using cfd::BoundaryKind;
     p.boundary = {BoundaryKind::reflecting, BoundaryKind::reflecting, BoundaryKind::reflecting,
                   BoundaryKind::reflecting};
@@ -475,8 +475,8 @@ TEST(Euler2dGravity, MassAndEnergyWithPotentialConservedInAClosedBox) {
 // even where the case says fused_stage: true (a checkpoint's stored
 // configuration holds that default, and must restart).
 TEST(Euler2dGravity, RunsTheSplitKernelsWhateverFusedStageSays) {
-  EXPECT_FALSE(base("kh_mcnally", 8, 8, {"gravity.y=-1", "euler2d.fused_stage=true"}).fused_stage);
-  EXPECT_TRUE(base("kh_mcnally", 8, 8, {"euler2d.fused_stage=true"}).fused_stage);
+  EXPECT_FALSE(base("kh_mcnally", 8, 8, {"gravity.y=-1", "euler.kernels=fused"}).fused_stage);
+  EXPECT_TRUE(base("kh_mcnally", 8, 8, {"euler.kernels=fused"}).fused_stage);
 }
 
 // ---- Inflow sides (inflow_sides.hpp): C++ states here, so that the GPU
@@ -576,14 +576,14 @@ TEST(Euler2dInflow, AStateThatIsNotPhysicalIsRefusedWithTheKey) {
   }
 }
 
-// ---- Passive scalars (euler2d.scalars): C++ initial concentrations, so
+// ---- Passive scalars (euler.scalars): C++ initial concentrations, so
 // that a build without muparser runs them too ----
 
 namespace {
 
 // kh_mcnally at 32 x 32 (split kernels, hllc, rk3) with `scalars` scalars.
 Params kh_with_scalars(std::vector<std::function<double(double, double, double)>> initial) {
-  Params p = base("kh_mcnally", 32, 32, {"euler2d.riemann=hllc", "euler2d.integrator=rk3"});
+  Params p = base("kh_mcnally", 32, 32, {"euler.riemann=hllc", "euler.integrator=rk3"});
   p.fused_stage = false;
   p.scalars = int(initial.size());
   p.scalar_initial = std::move(initial);
@@ -669,20 +669,20 @@ TEST(Euler2dScalars, ASmoothProfileAdvectedConvergesAtSecondOrder) {
 TEST(Euler2dScalars, KeysChecked) {
   auto refused = [](const std::string& text, const std::string& expected) {
     try {
-      cfd::euler2d::params(cfd::Config::from_string(text, "e.yaml", {}, cfd::solver_keys));
+      cfd::euler::params(cfd::Config::from_string(text, "e.yaml", {}, cfd::solver_keys));
       ADD_FAILURE() << "accepted: " << text;
     } catch (const cfd::ConfigError& e) {
       EXPECT_NE(std::string(e.what()).find(expected), std::string::npos) << e.what();
     }
   };
-  refused("solver: euler2d\neuler2d: {scalars: 1}\nscalars: {s2: \"1\"}\n", "'scalars.s2': has no effect");
-  refused("solver: euler2d\neuler2d: {scalars: 9}\n", "euler2d.scalars");
-  const Params p = cfd::euler2d::params(
-      cfd::Config::from_string("solver: euler2d\neuler2d: {scalars: 2}\n", "e.yaml", {}, cfd::solver_keys));
+  refused("solver: euler\neuler: {scalars: 1}\nscalars: {s2: \"1\"}\n", "'scalars.s2': has no effect");
+  refused("solver: euler\neuler: {scalars: 9}\n", "euler.scalars");
+  const Params p = cfd::euler::params(
+      cfd::Config::from_string("solver: euler\neuler: {scalars: 2}\n", "e.yaml", {}, cfd::solver_keys));
   EXPECT_EQ(p.scalars, 2);
   EXPECT_FALSE(p.fused_stage);  // scalars run the split kernels
   EXPECT_FALSE(
-      cfd::euler2d::params(cfd::Config::from_string("solver: euler2d\neuler2d: {scalars: 1, fused_stage: true}\n",
+      cfd::euler::params(cfd::Config::from_string("solver: euler\neuler: {scalars: 1, kernels: fused}\n",
                                                     "e.yaml", {}, cfd::solver_keys))
           .fused_stage);
   ASSERT_EQ(p.scalar_initial.size(), 2u);

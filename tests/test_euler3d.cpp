@@ -1,4 +1,4 @@
-// euler2d on 3D grids (Solver<Real, 3>): the 3D kernels on one plane and
+// The euler solver on 3D grids (Solver<Real, 3>): the 3D kernels on one plane and
 // a 2D problem extruded along z give the 2D split kernels' state bit for
 // bit; Sod's tube along x, y and z gives one profile bit for bit and the 2D
 // solver's error against the exact solution; mass, momentum and energy are
@@ -13,7 +13,7 @@
 // outflow's bits, a 2D case with three inflow sides extruded along z, each
 // stage's time, where each side's values land, a state that is not
 // physical).
-#include "physics/euler2d/euler2d_solver.hpp"
+#include "physics/euler/euler_solver.hpp"
 #include "physics/gas/exact_riemann.hpp"
 #include "physics/solvers.hpp"
 
@@ -26,7 +26,7 @@
 #include <memory>
 #include <vector>
 
-using namespace cfd::euler2d;
+using namespace cfd::euler;
 
 namespace {
 
@@ -34,9 +34,9 @@ Params base(const std::string& problem, long nx, long ny, long nz, std::vector<s
   // CFL 0.3 on 3D grids (at most 1/3 there); the 2D solver's 0.4 is
   // compared with by the tests that run both at nz = 1.
   if (nz > 1) more.insert(more.begin(), "time.cfl=0.3");
-  more.insert(more.begin(), {"euler2d.problem=" + problem, "grid.nx=" + std::to_string(nx),
+  more.insert(more.begin(), {"euler.problem=" + problem, "grid.nx=" + std::to_string(nx),
                              "grid.ny=" + std::to_string(ny), "grid.nz=" + std::to_string(nz)});
-  return params(cfd::default_case("euler2d", more));
+  return params(cfd::default_case("euler", more));
 }
 
 // `keys` and outflow on all six sides.
@@ -78,7 +78,7 @@ std::vector<std::vector<cfd::HostField<double>>> tube_along_axes(long n, double 
   }
   return fields;
 }
-std::vector<std::string> sod_keys(int) { return {"euler2d.gamma=1.4", "euler2d.riemann=hllc"}; }
+std::vector<std::string> sod_keys(int) { return {"euler.gamma=1.4", "euler.riemann=hllc"}; }
 void as_given(Params&, int) {}
 
 // Runs p (nz planes) through the 3D kernels and the same case on one plane
@@ -122,8 +122,8 @@ long extruded_differences(const Params& p, long nz, int steps) {
 TEST(Euler3d, OnePlaneAndAnExtrudedCaseEqualTheTwoDimensionalKernelsBitForBit) {
   for (const long nz : {1L, 4L}) {
     Params p = base("kh_mcnally", 32, 24, nz,
-                    {"kh_mcnally.z_max=" + std::to_string(nz), "euler2d.riemann=hllc", "euler2d.integrator=rk3",
-                     "euler2d.limiter=mc"});
+                    {"kh_mcnally.z_max=" + std::to_string(nz), "euler.riemann=hllc", "euler.integrator=rk3",
+                     "euler.limiter=mc"});
     p.nz = nz;  // nz = 1 also through the 3D kernels
     EXPECT_EQ(extruded_differences(p, nz, 30), 0) << "nz " << nz;
   }
@@ -163,13 +163,13 @@ TEST(Euler3d, FusedStageGivesTheSplitKernelsBitsForEverySchemeAndSide) {
                                           "boundary.y_lo=outflow",    "boundary.y_hi=reflecting",
                                           "boundary.z_lo=periodic",   "boundary.z_hi=periodic"};
   for (const char* riemann : {"hlle", "hllc", "llf"})
-    for (const char* more : {"euler2d.integrator=rk2", "euler2d.integrator=rk3", "euler2d.integrator=euler",
-                             "euler2d.limiter=mc", "euler2d.reconstruction=dc"}) {
+    for (const char* more : {"euler.integrator=rk2", "euler.integrator=rk3", "euler.integrator=euler",
+                             "euler.limiter=mc", "euler.reconstruction=dc"}) {
       std::vector<std::string> keys = sides;
-      keys.push_back(std::string("euler2d.riemann=") + riemann);
+      keys.push_back(std::string("euler.riemann=") + riemann);
       keys.push_back(more);
       EXPECT_EQ(fused_split_differences<double>(keys), 0) << riemann << ", " << more << ", fp64";
-      if (std::string(more) == "euler2d.integrator=rk2")
+      if (std::string(more) == "euler.integrator=rk2")
         EXPECT_EQ(fused_split_differences<float>(keys), 0) << riemann << ", " << more << ", fp32";
     }
 }
@@ -185,11 +185,11 @@ TEST(Euler3d, FusedStageGivesTheSplitKernelsBitsAcrossItsTilesAndColumns) {
                                           "boundary.z_lo=outflow",    "boundary.z_hi=reflecting"};
   for (const char* riemann : {"hlle", "hllc"}) {
     std::vector<std::string> keys = sides;
-    keys.push_back(std::string("euler2d.riemann=") + riemann);
+    keys.push_back(std::string("euler.riemann=") + riemann);
     EXPECT_EQ(fused_split_differences<double>(keys, 70, 19, 71, 3), 0) << riemann << ", fp64";
   }
   std::vector<std::string> keys = sides;
-  keys.push_back("euler2d.reconstruction=dc");
+  keys.push_back("euler.reconstruction=dc");
   EXPECT_EQ(fused_split_differences<float>(keys, 70, 19, 71, 3), 0) << "dc, fp32";
 }
 
@@ -226,7 +226,7 @@ TEST(Euler3d, SodAlongXYAndZIsOneProfileBitForBitAndMatchesTheExactSolution) {
 // over 1694 cells; the axis-aligned tube's bound at 128 cells: 6.5e-3).
 TEST(Euler3d, SodAlongTheDiagonalKeepsItsSymmetryAndMatchesTheExactSolution) {
   const long n = 48;
-  Params p = base("sod_diagonal", n, n, n, with_outflow_sides({"euler2d.gamma=1.4", "euler2d.riemann=hllc"}));
+  Params p = base("sod_diagonal", n, n, n, with_outflow_sides({"euler.gamma=1.4", "euler.riemann=hllc"}));
   Solver<double, 3> s(p);
   const double t = 0.1;
   run_to(s, t);
@@ -254,7 +254,7 @@ TEST(Euler3d, SodAlongTheDiagonalKeepsItsSymmetryAndMatchesTheExactSolution) {
 }
 
 TEST(Euler3d, PeriodicBoxConservesMassMomentumAndEnergy) {
-  Params p = base("blast", 16, 12, 10, {"euler2d.riemann=hllc", "blast.radius=0.3", "blast.x_centre=0.4"});
+  Params p = base("blast", 16, 12, 10, {"euler.riemann=hllc", "blast.radius=0.3", "blast.x_centre=0.4"});
   Solver<double, 3> s(p);
   s.set_initial_state();
   const Totals a = s.totals();
@@ -274,7 +274,7 @@ TEST(Euler3d, PeriodicBoxConservesMassMomentumAndEnergy) {
 // round-off (the flux sums differ in order between directions).
 TEST(Euler3d, SphericalBlastKeepsTheCubesSymmetries) {
   const long n = 20;
-  Params p = base("blast", n, n, n, with_outflow_sides({"euler2d.gamma=1.4", "blast.radius=0.25"}));
+  Params p = base("blast", n, n, n, with_outflow_sides({"euler.gamma=1.4", "blast.radius=0.25"}));
   Solver<double, 3> s(p);
   s.set_initial_state();
   for (int k = 0; k < 25; ++k) s.advance(s.stable_dt());
@@ -303,7 +303,7 @@ TEST(Euler3d, SphericalBlastKeepsTheCubesSymmetries) {
 TEST(Euler3d, ObliqueLinearWaveConvergesAtSecondOrder) {
   std::vector<double> errors;
   for (const long n : {32L, 64L, 128L}) {
-    Params p = base("linear_wave", n, n, n, {"euler2d.riemann=hllc", "euler2d.gamma=1.4", "euler2d.integrator=rk3"});
+    Params p = base("linear_wave", n, n, n, {"euler.riemann=hllc", "euler.gamma=1.4", "euler.integrator=rk3"});
     Solver<double, 3> s(p);
     const double period = 1 / std::sqrt(3.0);
     run_to(s, 0.5 * period);
@@ -360,7 +360,7 @@ TEST(Euler3d, SedovShockRadiusFollowsTheSimilaritySolution) {
   const double t = 0.067, expected = 1.0328 * std::pow(t * t, 0.2);
   std::vector<double> ratios;
   for (const long n : {32L, 48L}) {
-    Params p = base("sedov", n, n, n, {"euler2d.riemann=hllc", "euler2d.gamma=1.4"});
+    Params p = base("sedov", n, n, n, {"euler.riemann=hllc", "euler.gamma=1.4"});
     Solver<double, 3> s(p);
     s.set_initial_state();
     const double ambient_energy = 1e-5 / 0.4;  // p / (gamma - 1) over the unit box
@@ -413,45 +413,45 @@ TEST(Euler3dConfig, WhatThreeDimensionsDoNotHaveIsRefusedAtItsKey) {
   const auto refused = [](std::vector<std::string> keys, const std::string& key) {
     keys.insert(keys.begin(), {"grid.nz=8", "time.cfl=0.3"});
     try {
-      params(cfd::default_case("euler2d", keys));
+      params(cfd::default_case("euler", keys));
       ADD_FAILURE() << "accepted: " << key;
     } catch (const cfd::ConfigError& e) {
       EXPECT_NE(std::string(e.what()).find(key), std::string::npos) << e.what();
     }
   };
-  refused({"euler2d.original_faces=true"}, "euler2d.original_faces");
+  refused({"euler.original_faces=true"}, "euler.original_faces");
   refused({"boundary.z_lo=outflow"}, "boundary.z_lo");  // periodic in pairs
-  refused({"euler2d.problem=sod_z", "sod_z.z_max=-1"}, "sod_z.z_max");
+  refused({"euler.problem=sod_z", "sod_z.z_max=-1"}, "sod_z.z_max");
   refused({"time.cfl=0.34"}, "time.cfl");  // the three Courant numbers add up
-  refused({"euler2d.problem=linear_wave", "linear_wave.x_waves=0", "linear_wave.y_waves=0", "linear_wave.z_waves=0"},
+  refused({"euler.problem=linear_wave", "linear_wave.x_waves=0", "linear_wave.y_waves=0", "linear_wave.z_waves=0"},
           "linear_wave.x_waves");
   // A 2D case has no z faces to fall through.
   try {
-    params(cfd::default_case("euler2d", {"gravity.z=-1"}));
+    params(cfd::default_case("euler", {"gravity.z=-1"}));
     ADD_FAILURE() << "accepted gravity.z on a 2D grid";
   } catch (const cfd::ConfigError& e) {
     EXPECT_NE(std::string(e.what()).find("gravity.z"), std::string::npos) << e.what();
   }
   // Nor z sides for the gas to flow in through.
   try {
-    params(cfd::default_case("euler2d", {"boundary.z_lo=inflow", "boundary.z_hi=outflow"}));
+    params(cfd::default_case("euler", {"boundary.z_lo=inflow", "boundary.z_hi=outflow"}));
     ADD_FAILURE() << "accepted an inflow z side on a 2D grid";
   } catch (const cfd::ConfigError& e) {
     EXPECT_NE(std::string(e.what()).find("boundary.z_lo"), std::string::npos) << e.what();
   }
   // The seed's z modulation needs a z.
   try {
-    params(cfd::default_case("euler2d", {"kh_mcnally.z_amplitude=0.5"}));
+    params(cfd::default_case("euler", {"kh_mcnally.z_amplitude=0.5"}));
     ADD_FAILURE() << "accepted kh_mcnally.z_amplitude on a 2D grid";
   } catch (const cfd::ConfigError& e) {
     EXPECT_NE(std::string(e.what()).find("kh_mcnally.z_amplitude"), std::string::npos) << e.what();
   }
   // 2D and 3D cases run their fused stage unless asked for the split kernels.
-  EXPECT_TRUE(params(cfd::default_case("euler2d", {"grid.nz=8", "time.cfl=0.3"})).fused_stage);
+  EXPECT_TRUE(params(cfd::default_case("euler", {"grid.nz=8", "time.cfl=0.3"})).fused_stage);
   EXPECT_FALSE(
-      params(cfd::default_case("euler2d", {"grid.nz=8", "time.cfl=0.3", "euler2d.fused_stage=false"})).fused_stage);
-  EXPECT_TRUE(params(cfd::default_case("euler2d", {})).fused_stage);
-  EXPECT_EQ(params(cfd::default_case("euler2d", {})).nz, 1);
+      params(cfd::default_case("euler", {"grid.nz=8", "time.cfl=0.3", "euler.kernels=split"})).fused_stage);
+  EXPECT_TRUE(params(cfd::default_case("euler", {})).fused_stage);
+  EXPECT_EQ(params(cfd::default_case("euler", {})).nz, 1);
 }
 
 // ---- Gravity (GravitySource, the 2D one with its z part) ----
@@ -465,7 +465,7 @@ TEST(Euler3dGravity, AUniformGasFallsFreelyAlongAllThreeAxes) {
   for (const std::string integrator : {"rk2", "rk3"}) {
     const Params p = base("vortex", 8, 6, 5,
                           {"vortex.strength=0", "vortex.vx=0", "vortex.vy=0", "gravity.x=0.25", "gravity.y=-0.5",
-                           "gravity.z=0.75", "euler2d.integrator=" + integrator});
+                           "gravity.z=0.75", "euler.integrator=" + integrator});
     EXPECT_FALSE(p.fused_stage);  // gravity runs the split kernels
     Solver<double, 3> s(p);
     s.set_initial_state();
@@ -495,7 +495,7 @@ TEST(Euler3dGravity, MassAndEnergyWithPotentialConservedInAClosedBox) {
   for (const std::string riemann : {"hlle", "hllc", "llf"}) {
     Params p = base("blast", 14, 12, 10,
                     {"gravity.x=0.3", "gravity.y=-1", "gravity.z=0.5", "blast.x_centre=0.4", "blast.radius=0.3",
-                     "euler2d.riemann=" + riemann, "euler2d.integrator=rk3"});
+                     "euler.riemann=" + riemann, "euler.integrator=rk3"});
     using cfd::BoundaryKind;
     p.boundary = {BoundaryKind::reflecting, BoundaryKind::reflecting, BoundaryKind::reflecting,
                   BoundaryKind::reflecting};
@@ -544,7 +544,7 @@ TEST(Euler3dGravity, ExtrudedTwoDimensionalCaseWithGravityIsItsBitsOnEveryPlane)
   const long nz = 4;
   Params p =
       base("kh_mcnally", 24, 20, nz,
-           {"kh_mcnally.z_max=4", "gravity.x=0.2", "gravity.y=-0.5", "euler2d.riemann=hllc", "euler2d.integrator=rk2"});
+           {"kh_mcnally.z_max=4", "gravity.x=0.2", "gravity.y=-0.5", "euler.riemann=hllc", "euler.integrator=rk2"});
   ASSERT_FALSE(p.fused_stage);
   EXPECT_EQ(extruded_differences(p, nz, 20), 0);
 }
@@ -596,7 +596,7 @@ TEST(Euler3dScalars, ExtrudedTwoDimensionalCaseWithScalarsIsItsBitsOnEveryPlane)
   const auto band = [](double, double y, double) { return std::fabs(y - 0.5) < 0.25 ? 1.0 : 0.0; };
   const auto wave = [](double x, double, double) { return 0.5 + 0.5 * std::sin(2 * M_PI * x); };
   const Params p = with_scalars(
-      base("kh_mcnally", 24, 20, nz, {"kh_mcnally.z_max=4", "euler2d.riemann=hllc", "euler2d.integrator=rk3"}),
+      base("kh_mcnally", 24, 20, nz, {"kh_mcnally.z_max=4", "euler.riemann=hllc", "euler.integrator=rk3"}),
       {band, wave});
   EXPECT_EQ(extruded_differences(p, nz, 20), 0);
 }
@@ -606,10 +606,10 @@ TEST(Euler3dScalars, ExtrudedTwoDimensionalCaseWithScalarsIsItsBitsOnEveryPlane)
 // gas alone: its state is that of the run without them, bit for bit.
 TEST(Euler3dScalars, AScalarOfOneIsTheDensityAndTheGasIsUntouched) {
   // Forward Euler too: its snapshot primitives go to an array of their own.
-  for (const char* integrator : {"euler2d.integrator=euler", "euler2d.integrator=rk3"}) {
+  for (const char* integrator : {"euler.integrator=euler", "euler.integrator=rk3"}) {
     const std::vector<std::string> keys = {"boundary.x_lo=reflecting", "boundary.x_hi=reflecting",
                                            "boundary.y_lo=outflow",    "boundary.y_hi=outflow",
-                                           "euler2d.riemann=hllc",     integrator,
+                                           "euler.riemann=hllc",     integrator,
                                            "blast.radius=0.3"};
     const auto one = [](double, double, double) { return 1.0; };
     const auto low = [](double, double, double z) { return z < 0.4 ? 1.0 : 0.0; };
@@ -645,7 +645,7 @@ TEST(Euler3dScalars, TotalsConservedAndBoundsKeptInAPeriodicBox) {
   const auto layer = [](double, double, double z) { return std::fabs(z - 0.5) < 0.2 ? 1.0 : 0.0; };
   const auto wave = [](double x, double y, double z) { return 0.5 + 0.5 * std::sin(2 * M_PI * (x + y - z)); };
   Solver<double, 3> s(
-      with_scalars(base("blast", 12, 10, 8, {"blast.radius=0.3", "euler2d.integrator=rk3"}), {layer, wave}));
+      with_scalars(base("blast", 12, 10, 8, {"blast.radius=0.3", "euler.integrator=rk3"}), {layer, wave}));
   s.set_initial_state();
   const auto start = s.scalar_totals();
   ASSERT_EQ(start.size(), 2u);
@@ -739,7 +739,7 @@ TEST(Euler3dInflow, TubeEndsHeldAtTheirStatesAreOutflowBitForBitAlongXYAndZ) {
 TEST(Euler3dInflow, ExtrudedTwoDimensionalCaseWithInflowSidesIsItsBitsOnEveryPlane) {
   const long nz = 4;
   for (const bool fused : {true, false}) {
-    Params p = base("kh_mcnally", 24, 20, nz, {"kh_mcnally.z_max=4", "euler2d.riemann=hllc", "euler2d.integrator=rk3"});
+    Params p = base("kh_mcnally", 24, 20, nz, {"kh_mcnally.z_max=4", "euler.riemann=hllc", "euler.integrator=rk3"});
     p.fused_stage = fused;
     p.boundary[1] = cfd::BoundaryKind::outflow;
     hold_side(p, 0, 1.5, 2.5);
@@ -763,7 +763,7 @@ TEST(Euler3dInflow, ExtrudedTwoDimensionalCaseWithInflowSidesIsItsBitsOnEveryPla
 TEST(Euler3dInflow, EvaluatedAtEachStagesTimeOrOnceWhenSteady) {
   for (const char* integrator : {"euler", "rk2", "rk3"})
     for (const bool fused : {true, false}) {
-      Params p = base("sod_z", 4, 4, 16, {std::string("euler2d.integrator=") + integrator});
+      Params p = base("sod_z", 4, 4, 16, {std::string("euler.integrator=") + integrator});
       p.fused_stage = fused;
       hold_side(p, 4, 1, 1);
       hold_side(p, 5, 0.125, 0.1);
@@ -832,7 +832,7 @@ TEST(Euler3dInflow, EachSidesValuesLandOnItsGhostCellsOnlyWhereTheyApply) {
   const long n = 8;
   for (int s = 0; s < 6; ++s)
     for (const bool fused : {true, false}) {
-      Params p = base("blast", n, n, n, {"euler2d.integrator=euler", "euler2d.riemann=hllc"});
+      Params p = base("blast", n, n, n, {"euler.integrator=euler", "euler.riemann=hllc"});
       p.initial = [](double, double, double, double) { return cfd::gas::Primitive<double>{1, 0, 0, 0, 1}; };
       p.fused_stage = fused;
       for (auto& b : p.boundary) b = cfd::BoundaryKind::reflecting;

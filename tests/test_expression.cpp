@@ -1,12 +1,12 @@
 // Formulas of initial states (core/expression.hpp, core/case_formulas.hpp)
-// and the euler2d problem keys: values as the same C++ gives them, bit for
+// and the euler problem keys: values as the same C++ gives them, bit for
 // bit; the shipped initial states of sod and diffusion spelled as formulas,
 // bit for bit; errors with the column inside the formula or the cell; the
 // problems' constants as keys.
 #include "core/config.hpp"
 #include "core/expression.hpp"
 #include "physics/diffusion/diffusion_solver.hpp"
-#include "physics/euler2d/euler2d_params.hpp"
+#include "physics/euler/euler_params.hpp"
 #include "physics/sod/sod_solver.hpp"
 #include "physics/solvers.hpp"
 
@@ -46,7 +46,7 @@ cfd::Config load(const std::string& text, const std::vector<std::string>& overri
 
 std::string config_error(const std::string& text, const std::vector<std::string>& overrides = {}) {
   try {
-    cfd::euler2d::params(load(text, overrides));
+    cfd::euler::params(load(text, overrides));
   } catch (const cfd::ConfigError& e) {
     return e.what();
   }
@@ -102,7 +102,7 @@ TEST(Expression, ConstantNames) {
 
 TEST(Euler2dProblems, ConstantsAreKeysWithTodaysValues) {
   // The blast's defaults: rho 1, p 1 within r < 0.1 of (0.5, 0.5), rho 0.125, p 0.1 outside.
-  const auto p = cfd::euler2d::params(load("solver: euler2d\neuler2d: {problem: blast}\n"));
+  const auto p = cfd::euler::params(load("solver: euler\neuler: {problem: blast}\n"));
   EXPECT_STREQ(p.problem->name, "blast");
   EXPECT_EQ(p.initial(0.5 + 0.099, 0.5, 0, 0).rho, 1.0);
   EXPECT_EQ(p.initial(0.5, 0.5 + 0.099, 0, 0).p, 1.0);
@@ -110,13 +110,13 @@ TEST(Euler2dProblems, ConstantsAreKeysWithTodaysValues) {
   EXPECT_EQ(p.initial(0.5, 0.5 - 0.101, 0, 0).p, 0.1);
   EXPECT_EQ(p.lo[0], 0.0);
   // The vortex's strength: vy = vy_0 + beta / (2 pi) at unit distance right of the centre.
-  const auto v = cfd::euler2d::params(load("solver: euler2d\neuler2d: {problem: vortex}\nvortex: {strength: 3}\n"));
+  const auto v = cfd::euler::params(load("solver: euler\neuler: {problem: vortex}\nvortex: {strength: 3}\n"));
   EXPECT_DOUBLE_EQ(v.initial(1, 0, 0, 0).vy, 1 + 3 / (2 * 3.14159265358979323846));
   EXPECT_EQ(v.lo[0], -5.0);
   EXPECT_EQ(v.hi[1], 5.0);
   // kh_seed: the tutorial's box and interfaces at y = -0.25 and 0.25
   // (the middle layer's density 2 between them, the outer layers' 1 beyond).
-  const auto s = cfd::euler2d::params(load("solver: euler2d\neuler2d: {problem: kh_seed}\n"));
+  const auto s = cfd::euler::params(load("solver: euler\neuler: {problem: kh_seed}\n"));
   EXPECT_EQ(s.lo[1], -0.5);
   EXPECT_NEAR(s.initial(0, 0, 0, 0).rho, 2.0, 1e-4);
   EXPECT_NEAR(s.initial(0, -0.49, 0, 0).rho, 1.0, 1e-4);
@@ -124,31 +124,31 @@ TEST(Euler2dProblems, ConstantsAreKeysWithTodaysValues) {
 }
 
 TEST(Euler2dProblems, RefusesKeysOfAnotherProblem) {
-  const std::string e = config_error("solver: euler2d\neuler2d: {problem: kh_mcnally}\nblast:\n  radius: 0.2\n");
-  EXPECT_NE(e.find("case.yaml:4:11: error: 'blast.radius': has no effect with euler2d.problem: kh_mcnally"),
+  const std::string e = config_error("solver: euler\neuler: {problem: kh_mcnally}\nblast:\n  radius: 0.2\n");
+  EXPECT_NE(e.find("case.yaml:4:11: error: 'blast.radius': has no effect with euler.problem: kh_mcnally"),
             std::string::npos)
       << e;
-  const std::string c = config_error("solver: euler2d\nconstants: {a: 1}\n");
-  EXPECT_NE(c.find("'constants.a': has no effect with euler2d.problem: kh_mcnally (it applies with euler2d.problem: "
+  const std::string c = config_error("solver: euler\nconstants: {a: 1}\n");
+  EXPECT_NE(c.find("'constants.a': has no effect with euler.problem: kh_mcnally (it applies with euler.problem: "
                    "expression)"),
             std::string::npos)
       << c;
-  const std::string d = config_error("solver: euler2d\neuler2d: {problem: blast}\nblast: {x_min: 1, x_max: 0}\n");
+  const std::string d = config_error("solver: euler\neuler: {problem: blast}\nblast: {x_min: 1, x_max: 0}\n");
   EXPECT_NE(d.find("'blast.x_max': the domain's upper edge must be above its lower one"), std::string::npos) << d;
 }
 
 TEST(Euler2dProblems, FormulaErrorsNameFileLineAndColumn) {
   if (!have_muparser) GTEST_SKIP() << "built without muparser";
   const std::string e = config_error(
-      "solver: euler2d\neuler2d: {problem: expression}\nconstants: {y0: 0.5}\nexpression:\n  rho: \"1 + tanh(y - "
+      "solver: euler\neuler: {problem: expression}\nconstants: {y0: 0.5}\nexpression:\n  rho: \"1 + tanh(y - "
       "y1)\"\n");
   EXPECT_NE(e.find("case.yaml:5:8: error: 'expression.rho': column 14 of the formula: 'y1' is not a constant"),
             std::string::npos)
       << e;
   EXPECT_NE(e.find("1 + tanh(y - y1)\n" + std::string(15, ' ') + "^"), std::string::npos) << e;
-  const std::string bad_name = config_error("solver: euler2d\neuler2d: {problem: expression}\nconstants: {x: 1}\n");
+  const std::string bad_name = config_error("solver: euler\neuler: {problem: expression}\nconstants: {x: 1}\n");
   EXPECT_NE(bad_name.find("'constants.x': 'x' is a coordinate"), std::string::npos) << bad_name;
-  const std::string not_real = config_error("solver: euler2d\neuler2d: {problem: expression}\nconstants: {w: wide}\n");
+  const std::string not_real = config_error("solver: euler\neuler: {problem: expression}\nconstants: {w: wide}\n");
   EXPECT_NE(not_real.find("'constants.w': expected a finite real number, got 'wide'"), std::string::npos) << not_real;
 }
 
@@ -156,20 +156,20 @@ TEST(Euler2dProblems, FormulaErrorsNameFileLineAndColumn) {
 // is the formulas' values there (vz defaults to 0, as a 2D case's).
 TEST(Euler2dProblems, FormulasGiveTheZVelocityAndReadZ) {
   if (!have_muparser) GTEST_SKIP() << "built without muparser";
-  const auto p = cfd::euler2d::params(
-      load("solver: euler2d\ngrid: {nx: 8, ny: 8, nz: 8}\ntime: {cfl: 0.3}\neuler2d: {problem: expression}\n"
+  const auto p = cfd::euler::params(
+      load("solver: euler\ngrid: {nx: 8, ny: 8, nz: 8}\ntime: {cfl: 0.3}\neuler: {problem: expression}\n"
            "expression:\n  rho: \"1 + 0.5*z\"\n  vz: \"0.25*sin(2*pi*z) + x\"\n  p: \"2 - y*z\"\n"));
   const auto w = p.initial(0.125, 0.5, 0.75, 0);
   EXPECT_EQ(w.rho, 1 + 0.5 * 0.75);
   EXPECT_DOUBLE_EQ(w.vz, 0.25 * std::sin(2 * 3.14159265358979323846 * 0.75) + 0.125);
   EXPECT_EQ(w.p, 2 - 0.5 * 0.75);
   EXPECT_EQ(w.vx, 0.0);
-  const auto flat = cfd::euler2d::params(load("solver: euler2d\neuler2d: {problem: expression}\n"));
+  const auto flat = cfd::euler::params(load("solver: euler\neuler: {problem: expression}\n"));
   EXPECT_EQ(flat.initial(0.3, 0.4, 0, 0).vz, 0.0);
 }
 
 TEST(Euler2dProblems, ResolvedConfigurationShowsTheChosenProblemOnly) {
-  const auto c = load("solver: euler2d\neuler2d: {problem: expression}\nconstants: {y0: 0.5}\n");
+  const auto c = load("solver: euler\neuler: {problem: expression}\nconstants: {y0: 0.5}\n");
   const std::string yaml = c.resolved_yaml();
   EXPECT_NE(yaml.find("expression:\n  x_min: 0"), std::string::npos) << yaml;
   EXPECT_NE(yaml.find("constants:\n  y0: 0.5"), std::string::npos) << yaml;
@@ -225,7 +225,7 @@ std::vector<double> diffusion_field(const cfd::diffusion::Params& p, long steps)
 // both schemes (the ends' fixed states come from the formulas at x = 0, 1).
 TEST(SodFormulas, TheTubeAsFormulasIsTheTubeBitForBit) {
   if (!have_muparser) GTEST_SKIP() << "built without muparser";
-  const std::vector<std::string> formulas = {"sod.initial=expression", "expression.rho=x < 0.5 ? 1 : 0.125",
+  const std::vector<std::string> formulas = {"sod.problem=expression", "expression.rho=x < 0.5 ? 1 : 0.125",
                                              "expression.p=x < 0.5 ? 1 : 0.1"};
   for (const std::string scheme : {"keep", "hllc"}) {
     std::vector<std::string> base = {"grid.nx=201", "time.steps=60", "sod.scheme=" + scheme};
@@ -243,16 +243,16 @@ TEST(SodFormulas, TheTubeAsFormulasIsTheTubeBitForBit) {
 TEST(SodFormulas, ANonPhysicalStateIsRefusedWithTheNode) {
   if (!have_muparser) GTEST_SKIP() << "built without muparser";
   const std::string e =
-      error_of_case("sod", {"grid.nx=101", "sod.initial=expression", "expression.p=x > 0.3 && x < 0.4 ? -1 : 1"});
+      error_of_case("sod", {"grid.nx=101", "sod.problem=expression", "expression.p=x > 0.3 && x < 0.4 ? -1 : 1"});
   // Node 31 is x = 0.3 (not inside), node 32 x = 0.31.
   EXPECT_NE(e.find("node 32 at x = 0.31 has pressure -1.0"), std::string::npos) << e;
   // keep's last node is x = 1: the solver names it.
-  const std::string node = error_of_case("sod", {"grid.nx=101", "sod.initial=expression", "expression.rho=1 - x"});
+  const std::string node = error_of_case("sod", {"grid.nx=101", "sod.problem=expression", "expression.rho=1 - x"});
   EXPECT_NE(node.find("node 101 at x = 1.0 has density 0.0"), std::string::npos) << node;
   // hllc with frozen ends keeps the state at x = 1 in its ghost cells: the
   // key is refused; with outflow ends the cells' centres (x < 1) are all
   // that is used, and the case runs.
-  const std::vector<std::string> hllc = {"sod.scheme=hllc", "sod.viscosity=none", "sod.initial=expression",
+  const std::vector<std::string> hllc = {"sod.scheme=hllc", "sod.viscosity=none", "sod.problem=expression",
                                          "expression.rho=1 - x"};
   const std::string end = error_of_case("sod", hllc);
   EXPECT_NE(end.find("'expression.rho': gives density 0.0 at x = 1 (the end of the tube"), std::string::npos) << end;
@@ -261,7 +261,7 @@ TEST(SodFormulas, ANonPhysicalStateIsRefusedWithTheNode) {
   const auto density = sod_density<Kokkos::LayoutRight>(cfd::sod::params(case_of("sod", outflow)), 0);
   EXPECT_GT(density.back(), 0.0);
   const std::string unused = error_of_case("sod", {"expression.rho=2"});
-  EXPECT_NE(unused.find("'expression.rho': has no effect with sod.initial: tube"), std::string::npos) << unused;
+  EXPECT_NE(unused.find("'expression.rho': has no effect with sod.problem: tube"), std::string::npos) << unused;
 }
 
 // The original spike spelled as a formula is the spike, bit for bit after
@@ -272,15 +272,15 @@ TEST(DiffusionFormulas, TheSpikeAsAFormulaIsTheSpikeBitForBit) {
   if (!have_muparser) GTEST_SKIP() << "built without muparser";
   const std::vector<std::string> base = {"grid.nx=33", "grid.ny=17", "time.steps=20"};
   std::vector<std::string> with = base;
-  with.insert(with.end(), {"diffusion.initial=expression", "expression.u=x == 0.5 && y == 0.5 ? 1 : 0"});
+  with.insert(with.end(), {"diffusion.problem=expression", "expression.u=x == 0.5 && y == 0.5 ? 1 : 0"});
   const auto spike = diffusion_field(cfd::diffusion::params(case_of("diffusion", base)), 20);
   const auto spelled = diffusion_field(cfd::diffusion::params(case_of("diffusion", with)), 20);
   ASSERT_EQ(spike.size(), spelled.size());
   EXPECT_EQ(std::memcmp(spike.data(), spelled.data(), spike.size() * sizeof(double)), 0);
 
   std::vector<std::string> sine = base, sine_formula = base;
-  sine.push_back("diffusion.initial=sine");
-  sine_formula.insert(sine_formula.end(), {"diffusion.initial=expression", "expression.u=sin(pi*x)*sin(pi*y)"});
+  sine.push_back("diffusion.problem=sine");
+  sine_formula.insert(sine_formula.end(), {"diffusion.problem=expression", "expression.u=sin(pi*x)*sin(pi*y)"});
   const auto a = diffusion_field(cfd::diffusion::params(case_of("diffusion", sine)), 0);
   const auto b = diffusion_field(cfd::diffusion::params(case_of("diffusion", sine_formula)), 0);
   double worst = 0;
@@ -292,10 +292,10 @@ TEST(DiffusionFormulas, TheSpikeAsAFormulaIsTheSpikeBitForBit) {
 TEST(DiffusionFormulas, AValueThatIsNotFiniteIsRefusedWithThePoint) {
   if (!have_muparser) GTEST_SKIP() << "built without muparser";
   const std::string e = error_of_case(
-      "diffusion", {"grid.nx=11", "grid.ny=11", "diffusion.initial=expression", "expression.u=1/(x - 0.3)"});
+      "diffusion", {"grid.nx=11", "grid.ny=11", "diffusion.problem=expression", "expression.u=1/(x - 0.3)"});
   EXPECT_NE(e.find("expression.u gives inf at point (i, j) = (4, 2), (x, y) = (0.3, 0.1)"), std::string::npos) << e;
   const std::string parse =
-      error_of_case("diffusion", {"diffusion.initial=expression", "expression.u=sin(x", "constants.a=1"});
+      error_of_case("diffusion", {"diffusion.problem=expression", "expression.u=sin(x", "constants.a=1"});
   EXPECT_NE(parse.find("'expression.u': column"), std::string::npos) << parse;
 }
 
@@ -313,7 +313,7 @@ TEST(Formulas, CheckedInTheWorkingPrecision) {
     return std::string("(accepted)");
   };
   const cfd::diffusion::Params heat = cfd::diffusion::params(
-      case_of("diffusion", {"grid.nx=11", "grid.ny=11", "diffusion.initial=expression", "expression.u=1e39"}));
+      case_of("diffusion", {"grid.nx=11", "grid.ny=11", "diffusion.problem=expression", "expression.u=1e39"}));
   EXPECT_EQ(refusal([&] { cfd::diffusion::Solver<double, Kokkos::LayoutLeft>(heat).set_initial_state(); }),
             "(accepted)");
   const std::string heat32 =
@@ -322,7 +322,7 @@ TEST(Formulas, CheckedInTheWorkingPrecision) {
   EXPECT_NE(heat32.find("finite in the working precision (fp32)"), std::string::npos) << heat32;
 
   const cfd::sod::Params tube =
-      cfd::sod::params(case_of("sod", {"grid.nx=101", "sod.initial=expression", "expression.rho=x > 0.5 ? 1e-50 : 1"}));
+      cfd::sod::params(case_of("sod", {"grid.nx=101", "sod.problem=expression", "expression.rho=x > 0.5 ? 1e-50 : 1"}));
   EXPECT_EQ(refusal([&] { cfd::sod::Solver<double, Kokkos::LayoutRight>(tube).set_initial_state(); }), "(accepted)");
   const std::string tube32 = refusal([&] { cfd::sod::Solver<float, Kokkos::LayoutRight>(tube).set_initial_state(); });
   EXPECT_NE(tube32.find("node 52 at x = 0.51 has density"), std::string::npos) << tube32;

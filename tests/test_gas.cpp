@@ -1,4 +1,4 @@
-// The gas dynamics sod and euler2d share (physics/gas/): the exact Riemann
+// The gas dynamics sod and euler share (physics/gas/): the exact Riemann
 // solver against Toro's tables, and the approximate Riemann solvers'
 // consistency with the physical flux and the two forms of HLLC.
 #include "physics/gas/exact_riemann.hpp"
@@ -49,19 +49,51 @@ TEST(ExactRiemann, RejectsBadStates) {
   EXPECT_THROW(ExactRiemann({1, -20, 1}, {1, 20, 1}, 1.4), std::invalid_argument);  // vacuum
 }
 
+// Every solver of the list (riemann_solvers), so that one added is tested.
 TEST(RiemannSolvers, ConsistentWithThePhysicalFlux) {
   const cfd::gas::Primitive<double> w{1.3, 0.4, -0.2, 0.1, 2.5};
   const auto f = cfd::gas::flux_x(w, 5.0 / 3.0);
-  for (auto solver : {cfd::gas::RiemannSolver::hlle, cfd::gas::RiemannSolver::hllc, cfd::gas::RiemannSolver::llf}) {
+  for (auto solver : cfd::gas::riemann_solvers) {
+    SCOPED_TRACE(cfd::gas::riemann_solver_name(solver));
     const auto r = cfd::gas::riemann_flux(solver, w, w, 5.0 / 3.0);
     EXPECT_NEAR(r.rho, f.rho, 1e-14);
     EXPECT_NEAR(r.mx, f.mx, 1e-14);
     EXPECT_NEAR(r.my, f.my, 1e-14);
+    EXPECT_NEAR(r.mz, f.mz, 1e-14);
     EXPECT_NEAR(r.energy, f.energy, 1e-14);
   }
 }
 
-// HLLC by shared reciprocals (euler2d's modern schemes) is HLLC by
+// Each solver is upwind for a supersonic face: the flux is the upwind
+// side's physical flux, whichever way the gas goes.
+TEST(RiemannSolvers, SupersonicFacesTakeTheUpwindFlux) {
+  using P = cfd::gas::Primitive<double>;
+  const double gamma = 1.4;
+  for (auto solver : cfd::gas::riemann_solvers) {
+    SCOPED_TRACE(cfd::gas::riemann_solver_name(solver));
+    if (solver == cfd::gas::RiemannSolver::llf) continue;  // LLF adds dissipation at every speed, by design
+    for (double sign : {1.0, -1.0}) {
+      const P l{1.0, 5.0 * sign, 0.1, -0.2, 1.0}, r{0.5, 4.5 * sign, -0.3, 0.2, 0.8};
+      const auto up = cfd::gas::flux_x(sign > 0 ? l : r, gamma);
+      const auto f = cfd::gas::riemann_flux(solver, l, r, gamma);
+      EXPECT_NEAR(f.rho, up.rho, 1e-13 * std::fabs(up.rho));
+      EXPECT_NEAR(f.mx, up.mx, 1e-13 * std::fabs(up.mx));
+      EXPECT_NEAR(f.energy, up.energy, 1e-13 * std::fabs(up.energy));
+    }
+  }
+}
+
+// The names are the choices of euler.riemann, one per solver, and lead
+// back to their solver.
+TEST(RiemannSolvers, EachNameLeadsBackToItsSolver) {
+  const auto names = cfd::gas::riemann_solver_names();
+  ASSERT_EQ(names.size(), static_cast<size_t>(cfd::gas::riemann_solver_count));
+  for (auto solver : cfd::gas::riemann_solvers)
+    EXPECT_EQ(cfd::gas::riemann_solver_named(cfd::gas::riemann_solver_name(solver)), solver);
+  EXPECT_THROW(cfd::gas::riemann_solver_named("roe"), std::invalid_argument);
+}
+
+// HLLC by shared reciprocals (euler's modern schemes) is HLLC by
 // divisions to within rounding: each component within 64 ulps of the flux's
 // scale, over pairs of states covering both star regions and both
 // supersonic sides, in both precisions.

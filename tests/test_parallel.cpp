@@ -52,11 +52,11 @@ TEST(Parallel, Min2dFindsTheMinimumAlongAndAcrossMemory) {
             Kokkos::reduction_identity<double>::min());
 }
 
-// Launch bounds follow the GPU built for: the euler2d fused stage's blocks
+// Launch bounds follow the GPU built for: the euler fused stage's blocks
 // (256 threads; 5,200 values of team scratch, and 192 bytes for Kokkos'
-// padding, as FusedStage::scratch_bytes_at_most counts them) on the
+// padding, as FusedStage2d::scratch_bytes_at_most counts them) on the
 // multiprocessors of an H100/H200, an A100, a 100 KB GPU (sm_86/89/120) and
-// a T4, the counts its comment in fused_stage.hpp gives. A block counts its
+// a T4, the counts its comment in stage_2d.hpp gives. A block counts its
 // scratch, the team-reduction area, the 1 KB reserve and 256 bytes of
 // static shared memory.
 TEST(Parallel, GpuBlocksPerMultiprocessorFollowTheArchitecture) {

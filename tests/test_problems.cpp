@@ -1,7 +1,7 @@
 // The problem tables of sod and diffusion (physics/<solver>/problems/): the
 // choice key, its description and every problem's keys are made from the
 // table; a problem's keys are refused with another; the shipped initial
-// states from the table are the originals bit for bit. (euler2d's table:
+// states from the table are the originals bit for bit. (euler's table:
 // tests/test_expression.cpp, Euler2dProblems.)
 #include "core/config.hpp"
 #include "physics/diffusion/diffusion_solver.hpp"
@@ -45,7 +45,7 @@ std::vector<std::string> names_of(const Table& table) {
 }  // namespace
 
 TEST(SodProblems, TheChoiceAndItsKeysAreMadeFromTheTable) {
-  const cfd::KeySpec initial = key_of("sod", "sod.initial");
+  const cfd::KeySpec initial = key_of("sod", "sod.problem");
   EXPECT_EQ(initial.choices, (std::vector<std::string>{"tube", "expression", "file"}));
   EXPECT_EQ(initial.choices, names_of(cfd::sod::problems()));
   EXPECT_EQ(initial.default_value, "tube");
@@ -53,7 +53,7 @@ TEST(SodProblems, TheChoiceAndItsKeysAreMadeFromTheTable) {
     EXPECT_NE(initial.help.find(std::string(p.name) + ": " + p.summary), std::string::npos) << p.name;
     EXPECT_EQ(cfd::sod::find_problem(p.name), &p);
     for (const auto& k : p.keys())
-      EXPECT_EQ(key_of("sod", k.path).belongs_to, std::string("sod.initial=") + p.name) << k.path;
+      EXPECT_EQ(key_of("sod", k.path).belongs_to, std::string("sod.problem=") + p.name) << k.path;
   }
   EXPECT_THROW(cfd::sod::find_problem("nosuch"), std::logic_error);
   EXPECT_EQ(key_of("sod", "state.diaphragm").default_value, "0.5");
@@ -88,26 +88,26 @@ TEST(SodProblems, TheTubeFromTheTableIsTheOriginal) {
 
 TEST(SodProblems, RefusesKeysOfAnotherProblem) {
   const std::string e = config_error("sod",
-                                     "solver: sod\nsod: {initial: file}\nfile: {path: x.h5}\nstate:\n"
+                                     "solver: sod\nsod: {problem: file}\nfile: {path: x.h5}\nstate:\n"
                                      "  rho_left: 2\n");
-  EXPECT_NE(e.find("case.yaml:5:13: error: 'state.rho_left': has no effect with sod.initial: file"), std::string::npos)
+  EXPECT_NE(e.find("case.yaml:5:13: error: 'state.rho_left': has no effect with sod.problem: file"), std::string::npos)
       << e;
   const std::string n = config_error("sod", "solver: sod\nstate: {p_right: 0}\n");
   EXPECT_NE(n.find("'state.p_right': pressure must be positive, got 0"), std::string::npos) << n;
 }
 
 TEST(DiffusionProblems, TheChoiceAndItsKeysAreMadeFromTheTable) {
-  const cfd::KeySpec initial = key_of("diffusion", "diffusion.initial");
+  const cfd::KeySpec initial = key_of("diffusion", "diffusion.problem");
   EXPECT_EQ(initial.choices, (std::vector<std::string>{"spike", "sine", "expression", "file"}));
   EXPECT_EQ(initial.choices, names_of(cfd::diffusion::problems()));
   EXPECT_EQ(initial.default_value, "spike");
   for (const auto& p : cfd::diffusion::problems()) {
     EXPECT_NE(initial.help.find(std::string(p.name) + ": " + p.summary), std::string::npos) << p.name;
     for (const auto& k : p.keys())
-      EXPECT_EQ(key_of("diffusion", k.path).belongs_to, std::string("diffusion.initial=") + p.name) << k.path;
+      EXPECT_EQ(key_of("diffusion", k.path).belongs_to, std::string("diffusion.problem=") + p.name) << k.path;
   }
   const std::string e = config_error("diffusion", "solver: diffusion\nfile: {path: u.h5}\n");
-  EXPECT_NE(e.find("'file.path': has no effect with diffusion.initial: spike"), std::string::npos) << e;
+  EXPECT_NE(e.find("'file.path': has no effect with diffusion.problem: spike"), std::string::npos) << e;
 }
 
 TEST(DiffusionProblems, SpikeAndSineAreTheOriginalsAtEveryPoint) {
@@ -122,7 +122,7 @@ TEST(DiffusionProblems, SpikeAndSineAreTheOriginalsAtEveryPoint) {
   // From a case, through the table, on a grid of even sizes: the solver's
   // field is the same bits as from the hand-made Params the tests use.
   const auto p =
-      cfd::diffusion::params(cfd::default_case("diffusion", {"grid.nx=12", "grid.ny=10", "diffusion.initial=sine"}));
+      cfd::diffusion::params(cfd::default_case("diffusion", {"grid.nx=12", "grid.ny=10", "diffusion.problem=sine"}));
   EXPECT_STREQ(p.problem->name, "sine");
   cfd::diffusion::Params hand = p;
   hand.initial = cfd::diffusion::sine_mode(12, 10);

@@ -6,7 +6,7 @@
 #   opt_equals    --opt=value on each tool, the same as --opt value; flags refuse a
 #                 value; a missing value and a misspelt option are named (status 2)
 #   hints         AthenaK's "-i FILE" and "block/key=value" get a hint, status 2
-#   all_fields    cfdcompare without --field compares every field of two euler2d
+#   all_fields    cfdcompare without --field compares every field of two euler
 #                 snapshots, one line each: the same run passes; another end time
 #                 fails naming the fields; another grid.nx is "grids differ" naming
 #                 the field; a missing field lists those the file has; checkpoints
@@ -38,12 +38,12 @@ silent() {
   [ "$got" -eq "$want" ] && [ -z "$out" ] || fail "$* exited $got (expected $want, silent): $out"
   echo "ok ($got, silent): $*"
 }
-# kh OUT [--set ...]: a small euler2d run (24 x 24 cells to t = 0.03, a snapshot every 0.01).
+# kh OUT [--set ...]: a small euler run (24 x 24 cells to t = 0.03, a snapshot every 0.01).
 kh() {
   local out=$1
   shift
   "$bin/cfdrun" "$config/kh_seed.yaml" -q --output "$out" --overwrite --set grid.nx=24 --set grid.ny=24 \
-    --set time.end_time=0.03 "$@" || fail "the euler2d run $out failed"
+    --set time.end_time=0.03 "$@" || fail "the euler run $out failed"
 }
 last() { (cd "$1" && ls "$2"_*.h5 | grep -v checkpoint_ | tail -n 1); }
 
@@ -119,17 +119,17 @@ all_fields)
   kh b
   kh short --set time.end_time=0.02
   kh wide --set grid.nx=32
-  f=$(last a euler2d)
-  [ "$(last b euler2d)" = "$f" ] || fail "the same run wrote $(last b euler2d), not $f"
+  f=$(last a euler)
+  [ "$(last b euler)" = "$f" ] || fail "the same run wrote $(last b euler), not $f"
   expect 0 "p .*PASS.*rho .*PASS.*vx .*PASS.*vy .*PASS.*vz .*PASS.*PASS: 5 fields agree" \
     "$bin/cfdcompare" "a/$f" "b/$f" --atol 0 --rtol 0
   # another end time: the fields differ, and the times are noted
-  g=$(last short euler2d)
+  g=$(last short euler)
   expect 1 "note: the files are at different step [0-9]+ and [0-9]+, time 0.03 and 0.02.*rho .* FAIL.*FAIL: [0-9] of 5 fields differ beyond the tolerance: .*rho" \
     "$bin/cfdcompare" "a/$f" "short/$g"
   silent 1 "$bin/cfdcompare" "a/$f" "short/$g" -q
   # another grid: status 2, the field named
-  h=$(last wide euler2d)
+  h=$(last wide euler)
   expect 2 "cfdcompare: error: grids differ in field p: a/$f is 24 x 24, wide/$h is 32 x 24" \
     "$bin/cfdcompare" "a/$f" "wide/$h"
   # one field in full, a list, a repeated option
@@ -152,10 +152,10 @@ folders)
   kh a
   kh b
   kh short --set time.end_time=0.02
-  n=$(ls a | grep -c '^euler2d_[0-9]*\.h5$')
-  expect 0 "reference +a \\($n snapshots\\).*euler2d_00000000.h5 +p .*PASS.*PASS: $n snapshots in both folders, every field agrees" \
+  n=$(ls a | grep -c '^euler_[0-9]*\.h5$')
+  expect 0 "reference +a \\($n snapshots\\).*euler_00000000.h5 +p .*PASS.*PASS: $n snapshots in both folders, every field agrees" \
     "$bin/cfdcompare" a b --atol=0 --rtol=0
-  f=$(last a euler2d)
+  f=$(last a euler)
   expect 1 "missing: $f only in a.*FAIL: [0-9]+ of [0-9]+ snapshots in both folders differ, [0-9]+ in one folder only" \
     "$bin/cfdcompare" a short
   silent 1 "$bin/cfdcompare" a short -q

@@ -17,8 +17,8 @@
 #   hydrostatic         an isothermal atmosphere under gravity between inflow
 #                       sides at its own state: at rest to truncation error,
 #                       converging at second order
-#   initial_file_sod_diffusion  sod.initial: file (hllc cells, keep nodes) and
-#                       diffusion.initial: file give the built-in states' bits;
+#   initial_file_sod_diffusion  sod.problem: file (hllc cells, keep nodes) and
+#                       diffusion.problem: file give the built-in states' bits;
 #                       a snapshot as the file; bad files exit 2
 #   kh_mixing           kh.yaml with a passive scalar marking the middle band:
 #                       its total conserved, its mixed fraction growing as
@@ -41,8 +41,8 @@ kh="$config/kh.yaml"
 small=(--set grid.nx=32 --set grid.ny=32 --set time.end_time=0.05 -q --kokkos-threads=1)
 same_fields() { # a b [fields]
   local a b
-  a=$(ls "$1"/euler2d_*.h5 | tail -n 1)
-  b=$(ls "$2"/euler2d_*.h5 | tail -n 1)
+  a=$(ls "$1"/euler_*.h5 | tail -n 1)
+  b=$(ls "$2"/euler_*.h5 | tail -n 1)
   [ "$(basename "$a")" = "$(basename "$b")" ] || fail "different last snapshots: $a $b"
   for f in ${3:-rho vx vy p}; do
     "$cmp" "$a" "$b" --field $f --atol 0 --rtol 0 -q || fail "field $f differs between $a and $b"
@@ -51,16 +51,16 @@ same_fields() { # a b [fields]
 case $case in
 sod_x_as_formulas)
   sides=(--set boundary.x_lo=outflow --set boundary.x_hi=outflow)
-  "$cfdrun" "$kh" "${small[@]}" "${sides[@]}" --output a --set euler2d.problem=sod_x || fail "sod_x"
-  "$cfdrun" "$kh" "${small[@]}" "${sides[@]}" --output b --set euler2d.problem=expression \
+  "$cfdrun" "$kh" "${small[@]}" "${sides[@]}" --output a --set euler.problem=sod_x || fail "sod_x"
+  "$cfdrun" "$kh" "${small[@]}" "${sides[@]}" --output b --set euler.problem=expression \
     --set "expression.rho=x < 0.5 ? 1 : 0.125" --set "expression.p=x < 0.5 ? 1 : 0.1" || fail "formulas"
   same_fields a b
   echo "sod_x as formulas: the same bits"
   ;;
 kh_as_formulas)
   cat > kh_formulas.yaml <<'YAML'
-solver: euler2d
-euler2d: {problem: expression, riemann: hllc}
+solver: euler
+euler: {problem: expression, riemann: hllc}
 constants: {r1: 1, r2: 2, rm: -0.5, u1: 0.5, u2: -0.5, um: 0.5, L: 0.025}
 expression:
   rho: "y < 0.25 ? r1 - rm*exp((y - 0.25)/L) : (y < 0.5 ? r2 + rm*exp((0.25 - y)/L) : (y < 0.75 ? r2 + rm*exp((y - 0.75)/L) : r1 - rm*exp((0.75 - y)/L)))"
@@ -68,7 +68,7 @@ expression:
   vy: "0.01*sin(4*pi*x)"
   p: "2.5"
 YAML
-  "$cfdrun" "$kh" "${small[@]}" --output a --set euler2d.problem=kh_mcnally || fail "kh_mcnally"
+  "$cfdrun" "$kh" "${small[@]}" --output a --set euler.problem=kh_mcnally || fail "kh_mcnally"
   "$cfdrun" kh_formulas.yaml "${small[@]}" --output b || fail "formulas"
   same_fields a b
   echo "McNally's KH as formulas: the same bits"
@@ -77,11 +77,11 @@ constants_change)
   mass() { "${PYTHON:-python3}" -c "
 import h5py, sys
 f = h5py.File(sys.argv[1], 'r'); print(repr(float(f['fields/rho'][:].sum() / f['fields/rho'].size)))" "$1"; }
-  out=(--set euler2d.problem=blast --set grid.nx=128 --set grid.ny=128 --set time.end_time=0.01 -q)
+  out=(--set euler.problem=blast --set grid.nx=128 --set grid.ny=128 --set time.end_time=0.01 -q)
   "$cfdrun" "$kh" "${out[@]}" --output r1 || fail "radius 0.1"
   "$cfdrun" "$kh" "${out[@]}" --output r2 --set blast.radius=0.2 || fail "radius 0.2"
-  m1=$(mass r1/euler2d_00000000.h5)
-  m2=$(mass r2/euler2d_00000000.h5)
+  m1=$(mass r1/euler_00000000.h5)
+  m2=$(mass r2/euler_00000000.h5)
   # Periodic box of area 1: the mean density grows by (1 - 0.125) times the
   # ring's area pi (0.2^2 - 0.1^2), to the cells' resolution of the circle.
   "${PYTHON:-python3}" -c "
@@ -92,7 +92,7 @@ print('mass difference %.6f, disc area times jump %.6f' % (m2 - m1, want))
 sys.exit(0 if abs((m2 - m1) - want) < 0.01 * want else 1)" "$m1" "$m2" || fail "blast.radius did not act"
   out=$("$cfdrun" "$kh" --validate --set blast.radius=0.2 2>&1)
   [ $? -eq 2 ] || fail "blast.radius with kh_mcnally was accepted"
-  echo "$out" | grep -q "has no effect with euler2d.problem: kh_mcnally" || fail "$out"
+  echo "$out" | grep -q "has no effect with euler.problem: kh_mcnally" || fail "$out"
   ;;
 not_physical)
   for ranks in 1 3; do
@@ -102,13 +102,13 @@ not_physical)
       export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
       launch=("$MPIEXEC" -n $ranks)
     fi
-    out=$(timeout 120 "${launch[@]}" "$cfdrun" "$kh" -q --output np$ranks --set euler2d.problem=expression \
+    out=$(timeout 120 "${launch[@]}" "$cfdrun" "$kh" -q --output np$ranks --set euler.problem=expression \
       --set grid.nx=16 --set grid.ny=16 --set "expression.rho=y > 0.8 ? -1 : 1" --kokkos-threads=1 2>&1)
     status=$?
     [ $status -eq 2 ] || fail "$ranks ranks: status $status: $out"
     echo "$out" | grep -q "cell (i, j) = (1, 14) at (x, y) = (0.03125, 0.84375) has density -1.0 (from the formulas" ||
       fail "$ranks ranks: $out"
-    out=$(timeout 120 "${launch[@]}" "$cfdrun" "$kh" -q --output nan$ranks --set euler2d.problem=expression \
+    out=$(timeout 120 "${launch[@]}" "$cfdrun" "$kh" -q --output nan$ranks --set euler.problem=expression \
       --set grid.nx=16 --set grid.ny=16 --set "expression.p=sqrt(0.5 - x)" --kokkos-threads=1 2>&1)
     [ $? -eq 2 ] || fail "$ranks ranks: NaN accepted: $out"
     echo "$out" | grep -q "cell (i, j) = (9, 1) at (x, y) = (0.53125, 0.03125) has pressure -nan\|has pressure nan" ||
@@ -127,10 +127,10 @@ rayleigh_taylor)
 import glob, sys
 import h5py, numpy as np
 out = sys.argv[1]
-rows = np.loadtxt(out + "/euler2d.hst", delimiter=",", comments="#", skiprows=2)
+rows = np.loadtxt(out + "/euler.hst", delimiter=",", comments="#", skiprows=2)
 mass = rows[:, 3]
 drift = abs(mass[-1] - mass[0]) / mass[0]
-last = sorted(glob.glob(out + "/euler2d_*.h5"))[-1]
+last = sorted(glob.glob(out + "/euler_*.h5"))[-1]
 with h5py.File(last, "r") as f:
     rho, y, t = f["fields/rho"][:], f["grid/y"][:], f.attrs["time"]
 nx = rho.shape[1]
@@ -157,7 +157,7 @@ import h5py, numpy as np
 k, A, g = 2 * np.pi / 0.5, 1 / 3, 0.1
 sigma = np.sqrt(A * k * g)
 ts, eta = [], []
-for name in sorted(glob.glob(sys.argv[1] + "/euler2d_*.h5")):
+for name in sorted(glob.glob(sys.argv[1] + "/euler_*.h5")):
     with h5py.File(name, "r") as f:
         rho, x, y, t = f["fields/rho"][:], f["grid/x"][:], f["grid/y"][:], f.attrs["time"]
     ref = np.where(y < 0, 1.0, 2.0)[:, None]  # light below, heavy above
@@ -196,16 +196,16 @@ with h5py.File("state.h5", "w") as f:           # (ny, nx): a[j, i], x fastest
     f["small"] = rho[:8, :8]
 PY
   cat > from_file.yaml <<'YAML'
-solver: euler2d
+solver: euler
 grid: {nx: 32, ny: 24}
 time: {end_time: 0.05}
-euler2d: {problem: file, riemann: hllc}  # as config/kh.yaml
+euler: {problem: file, riemann: hllc}  # as config/kh.yaml
 file: {path: state.h5}
 boundary: {x_lo: outflow, x_hi: outflow}
 YAML
   sides=(--set boundary.x_lo=outflow --set boundary.x_hi=outflow --set grid.nx=32 --set grid.ny=24)
   "$cfdrun" "$kh" -q --kokkos-threads=1 --set time.end_time=0.05 "${sides[@]}" --output a \
-    --set euler2d.problem=sod_x || fail "sod_x"
+    --set euler.problem=sod_x || fail "sod_x"
   "$cfdrun" from_file.yaml -q --kokkos-threads=1 --output b || fail "from the file"
   same_fields a b
   if [ -n "${MPIEXEC:-}" ]; then
@@ -216,10 +216,10 @@ YAML
   echo "sod_x from an h5py file: the same bits (1 and 3 ranks)"
   # A cfdrun snapshot of the same grid as the file: the run starts from its
   # primitives (through the conserved state and back: within 2 ulps).
-  last=$(ls a/euler2d_*.h5 | tail -n 1)
+  last=$(ls a/euler_*.h5 | tail -n 1)
   "$cfdrun" from_file.yaml -q --kokkos-threads=1 --output d --set "file.path=$PWD/$last" || fail "from a snapshot"
   for f in rho vx p; do
-    "$cmp" "$last" d/euler2d_00000000.h5 --field $f --atol 1e-15 --rtol 5e-16 -q || fail "snapshot field $f"
+    "$cmp" "$last" d/euler_00000000.h5 --field $f --atol 1e-15 --rtol 5e-16 -q || fail "snapshot field $f"
   done
   echo "from a snapshot: its fields to 5e-16"
   # What is wrong with the file is named: shape, missing dataset, no file.
@@ -254,17 +254,17 @@ with h5py.File("state3d.h5", "w") as f:          # (nz, ny, nx): a[k, j, i], x f
     f["vz"] = np.zeros((nz, ny, nx), np.float32)
 PY
   tube=(--set grid.nx=4 --set grid.ny=5 --set grid.nz=32 --set time.end_time=0.05 --set time.cfl=0.3
-    --set boundary.z_lo=outflow --set boundary.z_hi=outflow --set euler2d.riemann=hllc -q --kokkos-threads=1)
-  "$cfdrun" "$kh" "${tube[@]}" --output a3 --set euler2d.problem=sod_z || fail "sod_z"
-  "$cfdrun" "$kh" "${tube[@]}" --output b3 --set euler2d.problem=file --set "file.path=$PWD/state3d.h5" ||
+    --set boundary.z_lo=outflow --set boundary.z_hi=outflow --set euler.riemann=hllc -q --kokkos-threads=1)
+  "$cfdrun" "$kh" "${tube[@]}" --output a3 --set euler.problem=sod_z || fail "sod_z"
+  "$cfdrun" "$kh" "${tube[@]}" --output b3 --set euler.problem=file --set "file.path=$PWD/state3d.h5" ||
     fail "from the 3D file"
   same_fields a3 b3
   if [ -n "${MPIEXEC:-}" ]; then
-    timeout 120 "$MPIEXEC" -n 3 "$cfdrun" "$kh" "${tube[@]}" --output c3 --set euler2d.problem=file \
+    timeout 120 "$MPIEXEC" -n 3 "$cfdrun" "$kh" "${tube[@]}" --output c3 --set euler.problem=file \
       --set "file.path=$PWD/state3d.h5" || fail "3D, 3 ranks"
     same_fields a3 c3
   fi
-  out=$("$cfdrun" "$kh" "${tube[@]}" --output bad3 --set euler2d.problem=file --set "file.path=$PWD/state.h5" 2>&1)
+  out=$("$cfdrun" "$kh" "${tube[@]}" --output bad3 --set euler.problem=file --set "file.path=$PWD/state.h5" 2>&1)
   [ $? -eq 2 ] || fail "a 2D file on a 3D grid was not refused: $out"
   echo "$out" | grep -q "the grid needs (nz, ny, nx) = (32, 5, 4)" || fail "no shape in: $out"
   echo "sod_z from a 3D h5py file: the same bits (1 and 3 ranks); a 2D file on a 3D grid refused"
@@ -286,12 +286,12 @@ with h5py.File("mixed3d.h5", "w") as f:
 PY
   box=(--set grid.nx=6 --set grid.ny=5 --set grid.nz=8 --set time.end_time=0.03 --set time.cfl=0.3 -q
     --kokkos-threads=1)
-  "$cfdrun" "$kh" "${box[@]}" --output e3 --set euler2d.problem=expression \
+  "$cfdrun" "$kh" "${box[@]}" --output e3 --set euler.problem=expression \
     --set "expression.rho=1 + 0.25 * (x < 0.5) + 0.5 * (y < 0.4) + 0.125 * (z < 0.7)" \
     --set "expression.vx=0.5 * (y < 0.45)" --set "expression.vy=-0.25 * (z < 0.5)" \
     --set "expression.vz=0.25 * (x < 0.3) - 0.5 * (z > 0.5)" \
     --set "expression.p=1 + 0.5 * (x > 0.6) + 0.25 * (z < 0.2)" || fail "the 3D state as formulas"
-  "$cfdrun" "$kh" "${box[@]}" --output f3 --set euler2d.problem=file --set "file.path=$PWD/mixed3d.h5" ||
+  "$cfdrun" "$kh" "${box[@]}" --output f3 --set euler.problem=file --set "file.path=$PWD/mixed3d.h5" ||
     fail "the 3D state from the file"
   same_fields e3 f3 "rho vx vy vz p"
   echo "a 3D state varying along x, y and z with vz, from a file: the formulas' bits, all five fields"
@@ -302,10 +302,10 @@ hydrostatic)
   # above: the scheme is not well balanced, so it moves at truncation error,
   # which falls at second order (three grids, ratio >= 3.6 per doubling).
   cat > hydrostatic.yaml <<'YAML'
-solver: euler2d
+solver: euler
 grid: {nx: 4, ny: 16}
 time: {end_time: 1}
-euler2d: {problem: expression, riemann: hllc, gamma: 1.4}
+euler: {problem: expression, riemann: hllc, gamma: 1.4}
 gravity: {y: -1}
 constants: {g: -1, H: 1}
 expression: {rho: "exp(g*y/H)", p: "H*exp(g*y/H)"}
@@ -321,7 +321,7 @@ import glob, sys
 import h5py, numpy as np
 errors = []
 for n in (16, 32, 64):
-    with h5py.File(sorted(glob.glob("hs%d/euler2d_*.h5" % n))[-1], "r") as f:
+    with h5py.File(sorted(glob.glob("hs%d/euler_*.h5" % n))[-1], "r") as f:
         vy, rho, y, t = f["fields/vy"][:], f["fields/rho"][:], f["grid/y"][:], f.attrs["time"]
     errors.append((np.abs(vy).mean(), np.abs(vy).max(), np.abs(rho - np.exp(-y)[:, None]).mean()))
     print("ny = %d, t = %g: L1 |vy| %.3e, max |vy| %.3e, L1 rho error %.3e" % ((n, t) + errors[-1]))
@@ -331,7 +331,7 @@ sys.exit(0 if min(min(r) for r in ratios) >= 3.6 and errors[0][1] < 1e-3 else 1)
 PY
   ;;
 initial_file_sod_diffusion)
-  # sod.initial: file and diffusion.initial: file: the tube's states per
+  # sod.problem: file and diffusion.problem: file: the tube's states per
   # cell (hllc) and per node (keep), and the original's spike per point,
   # written by h5py, give the built-in states' runs bit for bit.
   "${PYTHON:-python3}" - <<'PY' || fail "h5py could not write the states"
@@ -350,11 +350,11 @@ PY
   last() { ls "$1"/"$2"_*.h5 | grep -v checkpoint | tail -n 1; }
   tube=(--set grid.nx=101 --set time.end_time=0.1 -q --kokkos-threads=1)
   "$cfdrun" "$config/sod.yaml" "${tube[@]}" --output tube || fail "sod tube"
-  "$cfdrun" "$config/sod.yaml" "${tube[@]}" --output tube_file --set sod.initial=file \
+  "$cfdrun" "$config/sod.yaml" "${tube[@]}" --output tube_file --set sod.problem=file \
     --set file.path="$PWD/tube_hllc.h5" || fail "sod from a file"
   keep=(--set grid.nx=101 --set time.steps=50 -q --kokkos-threads=1)
   "$cfdrun" "$config/sod_keep_seed.yaml" "${keep[@]}" --output keep || fail "sod keep"
-  "$cfdrun" "$config/sod_keep_seed.yaml" "${keep[@]}" --output keep_file --set sod.initial=file \
+  "$cfdrun" "$config/sod_keep_seed.yaml" "${keep[@]}" --output keep_file --set sod.problem=file \
     --set file.path="$PWD/tube_keep.h5" || fail "sod keep from a file"
   for pair in "tube tube_file" "keep keep_file"; do
     set -- $pair
@@ -364,20 +364,20 @@ PY
   done
   echo "sod from files (hllc cells, keep nodes): the tube's bits"
   "$cfdrun" "$config/diffusion_seed.yaml" -q --kokkos-threads=1 --output spike || fail "diffusion"
-  "$cfdrun" "$config/diffusion_seed.yaml" -q --kokkos-threads=1 --output spike_file --set diffusion.initial=file \
+  "$cfdrun" "$config/diffusion_seed.yaml" -q --kokkos-threads=1 --output spike_file --set diffusion.problem=file \
     --set file.path="$PWD/spike.h5" || fail "diffusion from a file"
   "$cmp" "$(last spike diffusion)" "$(last spike_file diffusion)" --field u --atol 0 --rtol 0 -q ||
     fail "diffusion: u differs"
   # A snapshot as the file: the run continues from its field.
-  "$cfdrun" "$config/diffusion_seed.yaml" -q --kokkos-threads=1 --output from_snapshot --set diffusion.initial=file \
+  "$cfdrun" "$config/diffusion_seed.yaml" -q --kokkos-threads=1 --output from_snapshot --set diffusion.problem=file \
     --set file.path="$PWD/$(last spike diffusion)" || fail "diffusion from a snapshot"
   if [ -n "${MPIEXEC:-}" ]; then
     export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
     timeout 300 "$MPIEXEC" -n 3 "$cfdrun" "$config/diffusion_seed.yaml" -q --kokkos-threads=1 --output spike_file3 \
-      --set diffusion.initial=file --set file.path="$PWD/spike.h5" || fail "diffusion from a file on 3 ranks"
+      --set diffusion.problem=file --set file.path="$PWD/spike.h5" || fail "diffusion from a file on 3 ranks"
     "$cmp" "$(last spike diffusion)" "$(last spike_file3 diffusion)" --field u --atol 0 --rtol 0 -q ||
       fail "diffusion on 3 ranks: u differs"
-    timeout 300 "$MPIEXEC" -n 3 "$cfdrun" "$config/sod.yaml" "${tube[@]}" --output tube_file3 --set sod.initial=file \
+    timeout 300 "$MPIEXEC" -n 3 "$cfdrun" "$config/sod.yaml" "${tube[@]}" --output tube_file3 --set sod.problem=file \
       --set file.path="$PWD/tube_hllc.h5" || fail "sod from a file on 3 ranks"
     for f in rho u p; do
       "$cmp" "$(last tube sod)" "$(last tube_file3 sod)" --field $f --atol 0 --rtol 0 -q || fail "sod 3 ranks: $f"
@@ -385,12 +385,12 @@ PY
     echo "3 ranks: the same bits"
   fi
   echo "diffusion from a file: the spike's bits; a snapshot works as the file"
-  out=$("$cfdrun" "$config/diffusion_seed.yaml" -q --output bad --set diffusion.initial=file \
+  out=$("$cfdrun" "$config/diffusion_seed.yaml" -q --output bad --set diffusion.problem=file \
     --set file.path="$PWD/wrong.h5" 2>&1)
   status=$?
   [ $status -eq 2 ] || fail "status $status for a file of the wrong shape: $out"
   echo "$out" | grep -q "wrong.h5: dataset u has shape (26, 31); the grid needs (ny, nx) = (27, 31)" || fail "message: $out"
-  out=$("$cfdrun" "$config/sod.yaml" -q --output bad --set sod.initial=file --set file.path="$PWD/spike.h5" 2>&1)
+  out=$("$cfdrun" "$config/sod.yaml" -q --output bad --set sod.problem=file --set file.path="$PWD/spike.h5" 2>&1)
   [ $? -eq 2 ] && echo "$out" | grep -q "spike.h5: no dataset rho" || fail "a file without rho: $out"
   [ ! -e bad ] || [ -z "$(ls bad)" ] || fail "a refused case wrote into its output folder: $(ls bad)"
   out=$("$cmp" --exact "$(last tube_file sod)" 2>&1)
@@ -401,19 +401,19 @@ kh_mixing)
   # The middle band marked by s1 = 1 (0 outside): as the billows roll up the
   # gas mixes, and the mixed fraction, the integral of rho s1 (1 - s1) over
   # that of rho s1, grows; the total of rho s1 stays put.
-  mix=(--set grid.nx=64 --set grid.ny=64 --set time.end_time=1.5 --set output.time_interval=0.5 --set euler2d.scalars=1
+  mix=(--set grid.nx=64 --set grid.ny=64 --set time.end_time=1.5 --set output.time_interval=0.5 --set euler.scalars=1
     --set "scalars.s1=abs(y - 0.5) < 0.25 ? 1 : 0" --set output.history_every=10 -q --kokkos-threads=1)
   "$cfdrun" "$kh" "${mix[@]}" --output mix1 || fail "kh with a scalar"
   "${PYTHON:-python3}" - mix1 <<'PY' || fail "the mixing"
 import glob, sys
 import h5py, numpy as np
 out = sys.argv[1]
-rows = np.loadtxt(out + "/euler2d.hst", delimiter=",", comments="#", skiprows=2)
-header = open(out + "/euler2d.hst").read().split("\n")[1].split(",")
+rows = np.loadtxt(out + "/euler.hst", delimiter=",", comments="#", skiprows=2)
+header = open(out + "/euler.hst").read().split("\n")[1].split(",")
 total = rows[:, header.index("scalar_1")]
 drift = abs(total[-1] - total[0]) / total[0]
 mixed = []
-for name in sorted(glob.glob(out + "/euler2d_*.h5")):
+for name in sorted(glob.glob(out + "/euler_*.h5")):
     with h5py.File(name, "r") as f:
         rho, s, t = f["fields/rho"][:], f["fields/s1"][:], f.attrs["time"]
     mixed.append((t, (rho * s * (1 - s)).sum() / (rho * s).sum()))
@@ -426,7 +426,7 @@ PY
     timeout 300 "$MPIEXEC" -n 3 "$cfdrun" "$kh" "${mix[@]}" --output mix3 || fail "3 ranks"
     same_fields mix1 mix3
     for f in s1; do
-      "$cmp" "$(ls mix1/euler2d_*.h5 | tail -n 1)" "$(ls mix3/euler2d_*.h5 | tail -n 1)" --field $f --atol 0 --rtol 0 -q ||
+      "$cmp" "$(ls mix1/euler_*.h5 | tail -n 1)" "$(ls mix3/euler_*.h5 | tail -n 1)" --field $f --atol 0 --rtol 0 -q ||
         fail "field $f differs on 3 ranks"
     done
     echo "3 ranks: the same bits"
@@ -435,13 +435,13 @@ PY
   # it, so that every row had a column more than the header), and in a
   # periodic box the total of rho s1 stays put.
   "$cfdrun" "$config/blast3d.yaml" --set grid.nx=12 --set grid.ny=12 --set grid.nz=12 --set time.steps=4 \
-    --set euler2d.scalars=1 --set "scalars.s1=x < 0.5 ? 1 : 0" --set output.history_every=1 -q --kokkos-threads=1 \
+    --set euler.scalars=1 --set "scalars.s1=x < 0.5 ? 1 : 0" --set output.history_every=1 -q --kokkos-threads=1 \
     $(for s in x y z; do echo "--set boundary.${s}_lo=periodic --set boundary.${s}_hi=periodic"; done) \
     --output mix3d || fail "blast3d with a scalar"
   "${PYTHON:-python3}" - mix3d <<'PY' || fail "the 3D history's scalar column"
 import sys
 import numpy as np
-name = sys.argv[1] + "/euler2d.hst"
+name = sys.argv[1] + "/euler.hst"
 header = open(name).read().split("\n")[1].split(",")
 rows = np.loadtxt(name, delimiter=",", comments="#", skiprows=2, ndmin=2)
 total = rows[:, header.index("scalar_1")]
@@ -453,13 +453,13 @@ PY
 double_mach)
   dm=(--set grid.nx=240 --set grid.ny=60 -q --kokkos-threads=1)
   "$cfdrun" "$config/double_mach.yaml" "${dm[@]}" --output fused || fail "double_mach"
-  "$cfdrun" "$config/double_mach.yaml" "${dm[@]}" --output split --set euler2d.fused_stage=false || fail "split"
+  "$cfdrun" "$config/double_mach.yaml" "${dm[@]}" --output split --set euler.kernels=split || fail "split"
   same_fields fused split
   echo "the fused stage and the split kernels: the same bits"
   "${PYTHON:-python3}" - fused <<'PY' || fail "the double Mach reflection"
 import glob, sys
 import h5py, numpy as np
-last = sorted(glob.glob(sys.argv[1] + "/euler2d_*.h5"))[-1]
+last = sorted(glob.glob(sys.argv[1] + "/euler_*.h5"))[-1]
 with h5py.File(last, "r") as f:
     rho, x, t = f["fields/rho"][:], f["grid/x"][:], f.attrs["time"]
 dx = x[1] - x[0]
@@ -478,19 +478,19 @@ PY
 inflow_sides)
   # The tube's end states held by inflow sides: before the waves reach the
   # ends, what outflow copies there is the same state, so the same bits.
-  tube=(--set euler2d.problem=sod_x --set boundary.y_lo=outflow --set boundary.y_hi=outflow)
+  tube=(--set euler.problem=sod_x --set boundary.y_lo=outflow --set boundary.y_hi=outflow)
   ends=(--set boundary.x_lo=inflow --set boundary.x_hi=inflow --set inflow_x_hi.rho=0.125 --set inflow_x_hi.p=0.1)
-  for kernels in true false; do
-    "$cfdrun" "$kh" "${small[@]}" "${tube[@]}" --set euler2d.fused_stage=$kernels --output out_$kernels \
+  for kernels in fused split; do
+    "$cfdrun" "$kh" "${small[@]}" "${tube[@]}" --set euler.kernels=$kernels --output out_$kernels \
       --set boundary.x_lo=outflow --set boundary.x_hi=outflow || fail "outflow"
-    "$cfdrun" "$kh" "${small[@]}" "${tube[@]}" --set euler2d.fused_stage=$kernels --output in_$kernels "${ends[@]}" ||
+    "$cfdrun" "$kh" "${small[@]}" "${tube[@]}" --set euler.kernels=$kernels --output in_$kernels "${ends[@]}" ||
       fail "inflow"
     same_fields out_$kernels in_$kernels
   done
   echo "inflow ends at the tube's states: outflow's bits (fused stage and split kernels)"
   # A wall that is inflow nowhere (where: 0) is the reflecting wall; one
   # that is inflow everywhere at a moving state differs from it.
-  walls=(--set euler2d.problem=blast --set boundary.x_lo=reflecting --set boundary.x_hi=reflecting)
+  walls=(--set euler.problem=blast --set boundary.x_lo=reflecting --set boundary.x_hi=reflecting)
   "$cfdrun" "$kh" "${small[@]}" "${walls[@]}" --set boundary.y_lo=reflecting --set boundary.y_hi=reflecting \
     --output walls || fail "walls"
   "$cfdrun" "$kh" "${small[@]}" "${walls[@]}" --set boundary.y_lo=inflow --set boundary.y_hi=inflow \
@@ -502,7 +502,7 @@ inflow_sides)
   "${PYTHON:-python3}" - walls moving <<'PY' || fail "an inflow side changed nothing"
 import glob, sys
 import h5py, numpy as np
-a, b = (h5py.File(sorted(glob.glob(d + "/euler2d_*.h5"))[-1], "r")["fields/rho"][:] for d in sys.argv[1:])
+a, b = (h5py.File(sorted(glob.glob(d + "/euler_*.h5"))[-1], "r")["fields/rho"][:] for d in sys.argv[1:])
 print("the moving inflow side changes rho by up to %.3f" % np.abs(a - b).max())
 sys.exit(0 if np.abs(a - b).max() > 1e-3 else 1)
 PY

@@ -12,7 +12,7 @@
 #include "core/version.hpp"
 #include "physics/diffusion/diffusion_reference.hpp"
 #include "physics/diffusion/diffusion_solver.hpp"
-#include "physics/euler2d/euler2d_solver.hpp"
+#include "physics/euler/euler_solver.hpp"
 #include "physics/sod/sod_solver.hpp"
 #include "physics/solvers.hpp"
 
@@ -50,8 +50,9 @@ the median over repeats (after one warm-up) of:
 
 Options:
   --solver LIST       of diffusion (default), sod (the original KEEP case),
-                      euler2d (McNally Kelvin-Helmholtz, n x n cells) and
-                      euler3d (euler2d's spherical blast on n x n x n cells),
+                      euler2d (the euler solver on the McNally Kelvin-Helmholtz
+                      problem, n x n cells) and
+                      euler3d (the euler solver's spherical blast on n x n x n cells),
                       e.g. diffusion,sod,euler2d for the whole matrix in one run
   --sizes LIST        grid points per side, e.g. 1024,4096 (default 1024,4096;
                       for sod the number of nodes), for every listed solver
@@ -81,7 +82,7 @@ kernel launch, on tiles in fast memory); its bytes model is 6 x sizeof(real) per
 
 Variants of euler2d: plm-hlle-rk2, plm-hllc-rk2, tutorial (the OpenACC
 tutorial's scheme), each with one fused kernel per stage, and the same with
--split (euler2d.fused_stage: false, a kernel for each part of a stage); bytes
+-split (euler.kernels: split, a kernel for each part of a stage); bytes
 model 10 x sizeof(real) per cell update (read and write the five conserved
 values once per step).
 
@@ -231,20 +232,20 @@ const std::vector<VariantKeys>& variants_of(const std::string& solver) {
       {"aos-fused16", {"sod.layout=aos", "sod.kernels=fused", "sod.fused_steps=16"}},
       {"aos-fused32", {"sod.layout=aos", "sod.kernels=fused", "sod.fused_steps=32"}}};
   static const std::vector<VariantKeys> euler2d = {
-      {"plm-hlle-rk2", {"euler2d.riemann=hlle"}},
-      {"plm-hllc-rk2", {"euler2d.riemann=hllc"}},
-      {"tutorial", {"euler2d.integrator=euler", "euler2d.original_faces=true", "time.cfl=0.05"}},
-      {"plm-hlle-rk2-split", {"euler2d.riemann=hlle", "euler2d.fused_stage=false"}},
-      {"plm-hllc-rk2-split", {"euler2d.riemann=hllc", "euler2d.fused_stage=false"}},
+      {"plm-hlle-rk2", {"euler.riemann=hlle"}},
+      {"plm-hllc-rk2", {"euler.riemann=hllc"}},
+      {"tutorial", {"euler.integrator=euler", "euler.original_faces=true", "time.cfl=0.05"}},
+      {"plm-hlle-rk2-split", {"euler.riemann=hlle", "euler.kernels=split"}},
+      {"plm-hllc-rk2-split", {"euler.riemann=hllc", "euler.kernels=split"}},
       {"tutorial-split",
-       {"euler2d.integrator=euler", "euler2d.original_faces=true", "time.cfl=0.05", "euler2d.fused_stage=false"}}};
+       {"euler.integrator=euler", "euler.original_faces=true", "time.cfl=0.05", "euler.kernels=split"}}};
   static const std::vector<VariantKeys> euler3d = {
-      {"plm-hlle-rk2", {"euler2d.problem=blast", "euler2d.riemann=hlle", "time.cfl=0.3"}},
-      {"plm-hllc-rk2", {"euler2d.problem=blast", "euler2d.riemann=hllc", "time.cfl=0.3"}},
+      {"plm-hlle-rk2", {"euler.problem=blast", "euler.riemann=hlle", "time.cfl=0.3"}},
+      {"plm-hllc-rk2", {"euler.problem=blast", "euler.riemann=hllc", "time.cfl=0.3"}},
       {"plm-hlle-rk2-split",
-       {"euler2d.problem=blast", "euler2d.riemann=hlle", "time.cfl=0.3", "euler2d.fused_stage=false"}},
+       {"euler.problem=blast", "euler.riemann=hlle", "time.cfl=0.3", "euler.kernels=split"}},
       {"plm-hllc-rk2-split",
-       {"euler2d.problem=blast", "euler2d.riemann=hllc", "time.cfl=0.3", "euler2d.fused_stage=false"}}};
+       {"euler.problem=blast", "euler.riemann=hllc", "time.cfl=0.3", "euler.kernels=split"}}};
   return solver == "sod" ? sod : solver == "euler2d" ? euler2d : solver == "euler3d" ? euler3d : diffusion;
 }
 
@@ -260,7 +261,7 @@ cfd::Config variant_case(const std::string& solver, const std::string& variant, 
   std::vector<std::string> keys = find_variant(solver, variant)->keys;
   keys.insert(keys.end(), more.begin(), more.end());
   try {
-    return cfd::default_case(solver == "euler3d" ? "euler2d" : solver, keys);
+    return cfd::default_case(solver == "euler3d" || solver == "euler2d" ? "euler" : solver, keys);
   } catch (const cfd::ConfigError& e) {
     std::fprintf(stderr, "cfdbench: error: %s %s: %s\n", solver.c_str(), variant.c_str(), e.what());
     std::exit(2);
@@ -438,37 +439,37 @@ Row bench_sod(const std::string& variant, long n, long steps, int repeats, doubl
   return bench_sod_layout<Real, Kokkos::LayoutLeft>(variant, n, steps, repeats, copy_gbps);
 }
 
-// euler2d on the McNally KH problem, n x n cells: variants plm-hlle-rk2,
+// euler2d: the euler solver on the McNally KH problem, n x n cells: variants plm-hlle-rk2,
 // plm-hllc-rk2 and tutorial (the OpenACC tutorial's scheme: plm on six
 // primitives, its HLLE, forward Euler), with -split the split kernels. Bytes model: an ideal step reads and
 // writes the five conserved values once, 10 x sizeof(real) per cell update.
 template <class Real>
 Row bench_euler2d(const std::string& variant, long n, long steps, int repeats, double copy_gbps) {
   const auto [nx, ny, nz] = global_size(n, 2);
-  const cfd::euler2d::Params p = cfd::euler2d::params(
+  const cfd::euler::Params p = cfd::euler::params(
       variant_case("euler2d", variant,
                    {"grid.nx=" + std::to_string(nx), "grid.ny=" + std::to_string(ny),
-                    "time.steps=" + std::to_string(steps), "euler2d.precision=" + precision_of(sizeof(Real))}));
+                    "time.steps=" + std::to_string(steps), "euler.precision=" + precision_of(sizeof(Real))}));
   Row row{"euler2d", variant, sizeof(Real) == 4 ? "fp32" : "fp64", n, steps};
   measure(row, repeats, nx * ny * steps, 10.0 * sizeof(Real), copy_gbps, double(nx) * ny, [&] {
-    cfd::euler2d::Solver<Real> solver(p);
+    cfd::euler::Solver<Real> solver(p);
     return timed_solve(solver, steps, [](const auto& s) { s.fields(); });
   });
   return row;
 }
 
-// euler3d: the euler2d solver on n x n x n cells (Solver<Real, 3>, which
+// euler3d: the euler solver on n x n x n cells (Solver<Real, 3>, which
 // cfdrun runs for grid.nz > 1), the spherical blast; the same bytes model.
 template <class Real>
 Row bench_euler3d(const std::string& variant, long n, long steps, int repeats, double copy_gbps) {
   const auto [nx, ny, nz] = global_size(n, 3);
-  const cfd::euler2d::Params p = cfd::euler2d::params(
+  const cfd::euler::Params p = cfd::euler::params(
       variant_case("euler3d", variant,
                    {"grid.nx=" + std::to_string(nx), "grid.ny=" + std::to_string(ny), "grid.nz=" + std::to_string(nz),
-                    "time.steps=" + std::to_string(steps), "euler2d.precision=" + precision_of(sizeof(Real))}));
+                    "time.steps=" + std::to_string(steps), "euler.precision=" + precision_of(sizeof(Real))}));
   Row row{"euler3d", variant, sizeof(Real) == 4 ? "fp32" : "fp64", n, steps};
   measure(row, repeats, nx * ny * nz * steps, 10.0 * sizeof(Real), copy_gbps, double(nx) * ny * nz, [&] {
-    cfd::euler2d::Solver<Real, 3> solver(p);
+    cfd::euler::Solver<Real, 3> solver(p);
     return timed_solve(solver, steps, [](const auto& s) { s.fields(); });
   });
   return row;

@@ -176,12 +176,12 @@ int compare_exact(const std::string& path, double max_l1, bool quiet, const std:
     if (solver != "sod") throw std::runtime_error(path + ": --exact needs a sod snapshot, this is " + solver);
     const cfd::Config config = cfd::Config::from_string(cfd::h5_read_string_attribute(path, "configuration"),
                                                         path + ":configuration", {}, cfd::solver_keys);
-    // Before the case's params: those of sod.initial: file would read its file again.
-    const std::string initial = config.get_string("sod.initial");
+    // Before the case's params: those of sod.problem: file would read its file again.
+    const std::string initial = config.get_string("sod.problem");
     if (initial != "tube")
       throw std::runtime_error(
           path + ": --exact compares with a Riemann problem's solution; this run starts from " +
-          (initial == "file" ? "a file (sod.initial: file)" : "formulas (sod.initial: expression)"));
+          (initial == "file" ? "a file (sod.problem: file)" : "formulas (sod.problem: expression)"));
     const cfd::sod::Params p = cfd::sod::params(config);
     const bool physical = p.units == cfd::sod::Units::physical;
     double t = cfd::h5_read_real_attribute(path, "time");

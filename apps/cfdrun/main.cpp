@@ -47,7 +47,7 @@ Options (each that takes a value also as --option=VALUE, e.g. --output=run1):
                            checkpoint; the old folder is not touched). --set may change
                            the cadence, limits and rank count (time.steps,
                            time.end_time, output.*, run.*, parallel.*: the same bits)
-                           and numerics such as time.cfl or euler2d.riemann (then the
+                           and numerics such as time.cfl or euler.riemann (then the
                            results differ from an unbroken run; cfdrun says so); grid,
                            physics and precision are fixed. The error for a fixed key
                            lists every key that may change
@@ -305,7 +305,8 @@ int main(int argc, char* argv[]) {
       const std::vector<cfd::KeySpec> keys = cfd::solver_keys(checkpoint.solver);
       const cfd::KeySpec* fixed = nullptr;
       for (const auto& key : user_sets) {
-        const auto spec = std::find_if(keys.begin(), keys.end(), [&](const cfd::KeySpec& s) { return s.path == key; });
+        const auto spec = std::find_if(keys.begin(), keys.end(),
+                                       [&](const cfd::KeySpec& s) { return s.path == key || s.former == key; });
         if (spec != keys.end() && spec->on_restart == cfd::OnRestart::fixed) fixed = &*spec;
       }
       if (fixed)

@@ -3,10 +3,11 @@
 // up every problem alike): the decomposition, the output folder, the banner,
 // the solver and its snapshot series, the time loop, the summary. A solver's
 // run file supplies only what is its own, as a `Case` (the three in
-// physics/*/..._run.cpp and euler2d_case.cpp are the examples):
+// physics/*/..._run.cpp and euler_case.cpp are the examples):
 //
 //   using Physics = ...;                    // constructed as Physics(params, dec)
 //   static constexpr const char* solver_name;  // "sod": snapshots sod_*.h5, history sod.hst
+//                                           // (a continued run: the checkpoint's name, below)
 //   const Params& params;
 //   GridBlock grid() const;  std::array<bool, 3> periodic() const;
 //   std::string precision() const, layout() const;   // recorded in every file
@@ -47,7 +48,14 @@ int run_solver(const Config& config, const RunContext& context, Case& c) {
   const OutputSettings out =
       open_output(config, context.case_name, dec.comm, context.restart != nullptr && !context.restart->new_folder);
   const bool talk = !context.quiet && dec.comm.is_root();
-  const RunInfo info{Case::solver_name, c.precision(), c.layout(), ExecSpace::name(), config.resolved_yaml()};
+  // A run continued in its own folder keeps the name its files were written
+  // under (a checkpoint of euler, written when it was called euler, goes
+  // on as euler2d_*.h5 and euler2d.hst), so that the folder stays one series.
+  const std::string name =
+      context.restart != nullptr && !context.restart->new_folder && !context.restart->solver.empty()
+          ? context.restart->solver
+          : std::string(Case::solver_name);
+  const RunInfo info{name, c.precision(), c.layout(), ExecSpace::name(), config.resolved_yaml()};
   const std::string ranks = describe_ranks(dec);  // collective: every rank, though rank 0 prints
   if (talk) c.banner(ranks, out);
 
@@ -56,14 +64,14 @@ int run_solver(const Config& config, const RunContext& context, Case& c) {
   std::optional<AllocationMeter> meter;
   if (c.measures_footprint) meter.emplace();
   typename Case::Physics physics(c.params, dec);
-  SnapshotSeries series(out.dir, Case::solver_name, dec, info, out.folder);
+  SnapshotSeries series(out.dir, name, dec, info, out.folder);
   series.compress(out.compression);
   TimeLoop loop = TimeLoop::for_case(config, out, context.quiet, context.case_name, context.restart);
   c.prepare(loop, series);
 
   HooksFor<typename Case::Physics> hooks = c.hooks(physics, series, dec, out);
   hooks.history.every = out.history_every;
-  hooks.history.path = out.dir + "/" + Case::solver_name + ".hst";
+  hooks.history.path = out.dir + "/" + name + ".hst";
   if (meter)
     hooks.started = [&, started = std::move(hooks.started)] {
       c.bytes_per_cell = static_cast<double>(meter->peak_bytes()) / dec.block.owned_count();

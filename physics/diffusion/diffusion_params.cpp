@@ -29,7 +29,7 @@ std::vector<KeySpec> keys() {
        "explicit: the original's 5-point stencil; backward_euler (order 1) or crank_nicolson (order 2): one linear "
        "system per step, solved by conjugate gradients (Kokkos Kernels)",
        {"explicit", "backward_euler", "crank_nicolson"}},
-      {"diffusion.initial", KeyType::choice, "spike", problem_table::describe(problems()),
+      {"diffusion.problem", KeyType::choice, "spike", problem_table::describe(problems()),
        problem_table::names(problems())},
       {"diffusion.operator",
        KeyType::choice,
@@ -90,7 +90,7 @@ std::vector<KeySpec> keys() {
        "also write the final field in the original's text format (diffusion_final.txt)"},
   };
   // Each problem's keys follow the key that chooses it.
-  const auto after = std::find_if(k.begin(), k.end(), [](const KeySpec& s) { return s.path == "diffusion.initial"; });
+  const auto after = std::find_if(k.begin(), k.end(), [](const KeySpec& s) { return s.path == "diffusion.problem"; });
   const std::vector<KeySpec> own = problem_keys();
   k.insert(after + 1, own.begin(), own.end());
   // Keys that act only with a choice of another: given otherwise, refused.
@@ -110,6 +110,8 @@ std::vector<KeySpec> keys() {
                   OnRestart::same_bits);
   mark_on_restart(k, {"diffusion.cg_tolerance"}, OnRestart::branches);
   add_shared_keys(k, 2);
+  // Every solver chooses its problem with <solver>.problem; diffusion.initial still reads.
+  mark_former(k, "diffusion.problem", "diffusion.initial");
   return k;
 }
 
@@ -130,7 +132,7 @@ Params params(const Config& c) {
   p.scheme = scheme == "backward_euler"   ? Scheme::backward_euler
              : scheme == "crank_nicolson" ? Scheme::crank_nicolson
                                           : Scheme::explicit_euler;
-  p.problem = find_problem(c.get_string("diffusion.initial"));
+  p.problem = find_problem(c.get_string("diffusion.problem"));
   p.initial = p.problem->state(c, p);  // with the grid set
   p.implicit_operator =
       c.get_string("diffusion.operator") == "matrix" ? ImplicitOperator::matrix : ImplicitOperator::stencil;

@@ -34,7 +34,7 @@ struct Params {
   IterationOrder order = IterationOrder::default_order;
   Variant variant = Variant::interior;
   Scheme scheme = Scheme::explicit_euler;
-  // The initial state (diffusion.initial, problems/): u at the interior
+  // The initial state (diffusion.problem, problems/): u at the interior
   // points, from the problem's state function (params() sets it).
   const Problem* problem = &problems_list::spike;
   InitialU initial;

@@ -84,9 +84,8 @@ struct ColumnsAndRows {
 // each thread owning K consecutive points of the other index s. A thread
 // loads all 3K + 2 values its strip reads before it writes any, so it keeps
 // that many loads in flight. With one point per thread the GPU idles between
-// each load and its use: 74% (FP64) and 44% (FP32) of the copy bandwidth on
-// the H200 at 16384^2, against 94% and 86% in strips of 8
-// (docs/performance.md). Each point's arithmetic is heat_update's, so the
+// each load and its use, far below the copy bandwidth, where strips of 8
+// come close to it (docs/data/diary.md, "diffusion at 8192^2 and 16384^2"). Each point's arithmetic is heat_update's, so the
 // results are bit for bit those of InteriorStep.
 template <class Real, class Layout, int K = 8>
 struct InteriorStripStep : ColumnsAndRows<Real, Layout> {
@@ -275,7 +274,7 @@ constexpr int max_streamed_steps = 8;
 // Temporal blocking for GPUs, streamed along one index ("2.5D" blocking).
 // TiledSteps passes over its tile in shared memory once per sub-step, with a
 // barrier each time and a margin that grows with the steps: on a GPU that is
-// slower than plain steps (docs/performance.md). Here each thread of a team
+// slower than plain steps (docs/data/diary.md, "Temporal blocking"). Here each thread of a team
 // owns one column of the contiguous index c, and the team marches along the
 // other index s a row at a time. Level 0 is the field as read, level t the
 // field t steps later. When row r is read, level t computes its row r - t

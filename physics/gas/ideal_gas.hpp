@@ -27,7 +27,7 @@ KOKKOS_FORCEINLINE_FUNCTION Real kinetic_energy(Real rho, Real vx, Real vy, Real
 // evaluates a division as a sequence of a dozen instructions, a product as
 // one). The results then differ in the last bits from dividing; correctly
 // rounded divisions and products only, they should not depend on the backend.
-// Schemes that must keep an original code's bits (sod's, the euler2d
+// Schemes that must keep an original code's bits (sod's, the euler
 // tutorial's) leave it false.
 template <bool Reciprocal = false, class Real>
 KOKKOS_FORCEINLINE_FUNCTION Conserved<Real> to_conserved(const Primitive<Real>& w, Real gamma) {

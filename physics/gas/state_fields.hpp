@@ -1,5 +1,5 @@
 // The conserved components of a compressible gas as checkpoints and
-// cfdcompare name them: one list for euler2d (2D and 3D grids) and
+// cfdcompare name them: one list for euler (2D and 3D grids) and
 // navier_stokes, so that their checkpoints read alike.
 #pragma once
 

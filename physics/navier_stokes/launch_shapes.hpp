@@ -10,7 +10,7 @@
 // multiprocessor (65536 registers) then holds one block at order 6: 8 warps
 // to hide the latency of memory. Blocks of 128 fit three (12 warps) without
 // a cap on the registers, and that is what ran fastest on an H100 (the
-// Taylor-Green vortex at 256^3, 200 steps, the time loop; docs/performance.md,
+// Taylor-Green vortex at 256^3, 200 steps, the time loop; docs/data/diary.md,
 // "Seventh H100 run"). TileJ = 2 also changes what a warp reads (2 lines of
 // 16 cells instead of 4 of 8: fewer 32-byte sectors for the loads shifted
 // along i), which the measurement did not separate from the occupancy:

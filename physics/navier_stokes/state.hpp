@@ -9,8 +9,8 @@
 
 namespace cfd::navier_stokes {
 
-// Conserved components (as euler2d's) and primitives; ITM is the
-// temperature, IPR the pressure (euler2d's IPR too).
+// Conserved components (as euler's) and primitives; ITM is the
+// temperature, IPR the pressure (euler's IPR too).
 enum { IDN = 0, IM1 = 1, IM2 = 2, IM3 = 3, IEN = 4, NCONS = 5 };
 enum { IVX = 1, IVY = 2, IVZ = 3, ITM = 4, IPR = 5, NPRIM = 6 };
 

@@ -104,7 +104,7 @@ std::vector<KeySpec> keys() {
        {},
        1e-12,
        inf},
-      {"sod.initial", KeyType::choice, "tube", problem_table::describe(problems()), problem_table::names(problems())},
+      {"sod.problem", KeyType::choice, "tube", problem_table::describe(problems()), problem_table::names(problems())},
   };
   for (KeySpec& spec : problem_keys()) k.push_back(std::move(spec));
   // Keys that act only with a choice of another: given otherwise, refused.
@@ -118,6 +118,8 @@ std::vector<KeySpec> keys() {
   mark_on_restart(k, {"time.steps", "time.end_time", "sod.fused_steps", "sod.text_output"}, OnRestart::same_bits);
   mark_on_restart(k, {"time.cfl", "sod.reconstruction", "sod.limiter", "sod.integrator"}, OnRestart::branches);
   add_shared_keys(k, 1);
+  // Every solver chooses its problem with <solver>.problem; sod.initial still reads.
+  mark_former(k, "sod.problem", "sod.initial");
   return k;
 }
 
@@ -154,7 +156,7 @@ Params params(const Config& c) {
   p.T_ref = c.get_real("gas.T_ref");
   p.units = c.get_string("sod.units") == "physical" ? Units::physical : Units::sod;
 
-  p.problem = find_problem(c.get_string("sod.initial"));
+  p.problem = find_problem(c.get_string("sod.problem"));
   p.problem->set(c, p);  // with the scheme, grid and boundary set
   if (p.steps == 0 && !(p.end_time > 0)) c.reject("time.end_time", "must be positive when time.steps is 0");
   if (p.steps > 0 && c.given("time.end_time") && p.end_time > 0)

@@ -38,7 +38,7 @@ struct Params {
   // gas
   double gamma = 1.4, R = 287.03, Pr = 0.72, mu0 = 1.716e-5, T0 = 273.2, S = 111, Re = 25000;
   double rho_ref = 1.293, T_ref = 300;
-  // The initial state (sod.initial, problems/) in Sod units (rho/rho_ref,
+  // The initial state (sod.problem, problems/) in Sod units (rho/rho_ref,
   // u/a, p/(rho_ref R T_ref)): the state at x, the position as a fraction of
   // the tube (host only; empty: the tube of left and right), and the states
   // a fixed boundary keeps.

@@ -51,11 +51,11 @@ RUNS = {
                        "output.history_every=1"]),
     "sod": ("sod.yaml", ["grid.nx=100", "time.end_time=0.05", "output.every=10", "output.history_every=5"]),
     "diffusion": ("diffusion_seed.yaml", ["time.steps=12", "output.every=4", "output.history_every=2"]),
-    # euler2d's 1D case: Sod's tube along y, one cell across.
-    "tube_y": ("kh.yaml", ["euler2d.problem=sod_y", "grid.nx=1", "grid.ny=64", "boundary.y_lo=outflow",
+    # euler's 1D case: Sod's tube along y, one cell across.
+    "tube_y": ("kh.yaml", ["euler.problem=sod_y", "grid.nx=1", "grid.ny=64", "boundary.y_lo=outflow",
                            "boundary.y_hi=outflow", "time.end_time=0.1", "output.time_interval=0"]),
 }
-SOLVER = {"kh": "euler2d", "sod": "sod", "diffusion": "diffusion", "tube_y": "euler2d"}
+SOLVER = {"kh": "euler", "sod": "sod", "diffusion": "diffusion", "tube_y": "euler"}
 
 
 MADE = set()

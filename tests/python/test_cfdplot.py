@@ -128,7 +128,7 @@ class AxisLabels(unittest.TestCase):
 @needs_cfdrun
 class OneCellAcross(unittest.TestCase):
     def test_a_tube_one_cell_across_is_drawn_as_lines(self):
-        # euler2d with grid.nx = 1: the fields' shape is (ny, 1); cfdplot
+        # euler with grid.nx = 1: the fields' shape is (ny, 1); cfdplot
         # draws a panel a field along y (as the sod solver's 1D files), not
         # a one-pixel-wide image.
         f = last_snapshot("tube_y")
@@ -147,7 +147,7 @@ class OneCellAcross(unittest.TestCase):
 @needs_cfdrun
 class History(unittest.TestCase):
     def test_history_picture(self):
-        hst = os.path.join(support.run("kh"), "euler2d.hst")
+        hst = os.path.join(support.run("kh"), "euler.hst")
         out = os.path.join(work("plots"), "kh_history.png")
         status, stdout, stderr = support.cfdplot("--history", hst, "--columns", "mass,kh_mode_amplitude", "--log",
                                                  "-o", out)
@@ -199,11 +199,11 @@ class CleanErrors(unittest.TestCase):
         self.check([folder], "a folder, not a snapshot file")
         self.check([checkpoint], "a cfdrun checkpoint, not a snapshot")
         self.check(["bad.xdmf"], "bad.xdmf: cannot read it as an XDMF index")
-        self.check([os.path.join(support.run("kh"), "euler2d.hst")], "a history file, not a snapshot; draw it with")
+        self.check([os.path.join(support.run("kh"), "euler.hst")], "a history file, not a snapshot; draw it with")
         self.check(["--history", "bad.hst"], "bad.hst:4: not a row of numbers")
         self.check(["--history", "empty.h5"], "empty.h5: not a cfdrun history file (an empty file)")
         self.check(["--history", real], "not a cfdrun history file (binary data)")
-        self.check(["--history", os.path.join(support.run("kh"), "euler2d.hst"), "--columns", "nope"],
+        self.check(["--history", os.path.join(support.run("kh"), "euler.hst"), "--columns", "nope"],
                    "no column 'nope' (columns: step, time, dt, mass,")
         self.check([real, "-f", "nope"], "no field 'nope' (fields: p, rho, vx, vy, vz)")
         self.check([], "no snapshot given")

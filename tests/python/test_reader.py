@@ -54,7 +54,7 @@ class Snapshots(unittest.TestCase):
     def test_format_version_and_older_files(self):
         # Files of this cfdrun say output_format 2; a file of an older one,
         # without the attribute, is format 1 and still reads the same.
-        f = snapshot_files(support.run("kh"), "euler2d")[-1]
+        f = snapshot_files(support.run("kh"), "euler")[-1]
         s = cfdrun.open_snapshot(f)
         self.assertEqual(s.output_format, 2)
         old = os.path.join(support.WORK, "format1.h5")
@@ -122,7 +122,7 @@ class SeriesMatchesXdmf(unittest.TestCase):
 class History(unittest.TestCase):
     def test_kh_columns_and_conserved_mass(self):
         folder = support.run("kh")
-        h = cfdrun.read_history(os.path.join(folder, "euler2d.hst"))
+        h = cfdrun.read_history(os.path.join(folder, "euler.hst"))
         self.assertEqual(h.dtype.names, ("step", "time", "dt", "mass", "mom_x", "mom_y", "energy",
                                          "kh_mode_amplitude"))
         self.assertEqual(h.dtype["step"], np.int64)
@@ -141,7 +141,7 @@ class History(unittest.TestCase):
             row = h[h["step"] == snap.step][0]
             mass = float(np.sum(snap["rho"] * snap.cell_volumes()))
             self.assertAlmostEqual(row["mass"] / mass, 1.0, delta=1e-13)
-        self.assertIn("totals over the box", cfdrun.read_history_comments(os.path.join(folder, "euler2d.hst"))[0])
+        self.assertIn("totals over the box", cfdrun.read_history_comments(os.path.join(folder, "euler.hst"))[0])
 
     def test_every_solver_and_dict_form(self):
         expected = {"sod": ["interior_mass", "interior_energy"], "diffusion": ["total_u", "max_u"]}
@@ -161,7 +161,7 @@ class History(unittest.TestCase):
         self.assertEqual(d["step"].tolist(), [0, 2, 4, 6, 8, 10, 12])
 
     def test_partial_and_damaged_files(self):
-        source = os.path.join(support.run("kh"), "euler2d.hst")
+        source = os.path.join(support.run("kh"), "euler.hst")
         whole = cfdrun.read_history(source)
         with open(source) as f:
             text = f.read()
@@ -215,7 +215,7 @@ class BadFiles(unittest.TestCase):
     def test_one_line_errors(self):
         folder = os.path.join(support.WORK, "bad")
         os.makedirs(folder, exist_ok=True)
-        real = snapshot_files(support.run("kh"), "euler2d")[-1]
+        real = snapshot_files(support.run("kh"), "euler")[-1]
         with open(real, "rb") as f:
             head = f.read(4096)
         files = {"empty.h5": b"", "text.h5": b"not an HDF5 file\n", "truncated.h5": head}
@@ -229,7 +229,7 @@ class BadFiles(unittest.TestCase):
                  os.path.join(folder, "missing.h5"): "no such file",
                  folder: "a folder, not a snapshot file",
                  checkpoint: "a cfdrun checkpoint, not a snapshot",
-                 os.path.join(support.run("kh"), "euler2d.hst"): "cannot read it as HDF5"}
+                 os.path.join(support.run("kh"), "euler.hst"): "cannot read it as HDF5"}
         for path, message in cases.items():
             with self.assertRaises(cfdrun.CfdrunError, msg=path) as caught:
                 cfdrun.open_snapshot(path).load()

@@ -243,10 +243,10 @@ class VerifyTaylorGreen(unittest.TestCase):
         status, _, err, _ = self.verify(empty)
         self.assertEqual(status, 2)
         self.assertIn(empty + ": no navier_stokes.hst", err)
-        self.write("euler_run/euler2d.hst", "step,time,dt,mass\n0,0,0,1\n")
+        self.write("euler_run/euler.hst", "step,time,dt,mass\n0,0,0,1\n")
         status, _, err, _ = self.verify(os.path.join(self.folder, "euler_run"))
         self.assertEqual(status, 2)
-        self.assertIn("it holds euler2d.hst: not a navier_stokes run", err)
+        self.assertIn("it holds euler.hst: not a navier_stokes run", err)
         # A history without the columns.
         t = np.arange(0, 100) * 0.1
         columns = [c for c in COLUMNS if c not in ("dissipation_rate", "viscous_dissipation")]

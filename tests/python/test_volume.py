@@ -26,7 +26,7 @@ Z_FACES = np.linspace(0.0, 1.0, NZ + 1)
 
 def volume_snapshot():
     """A KH snapshot made 3D: every field's plane k is the 2D field times (k + 1)."""
-    source = sorted(glob.glob(os.path.join(support.run("kh"), "euler2d_[0-9]*.h5")))[-1]
+    source = sorted(glob.glob(os.path.join(support.run("kh"), "euler_[0-9]*.h5")))[-1]
     path = os.path.join(support.WORK, "volume.h5")
     shutil.copyfile(source, path)
     with h5py.File(path, "r+") as h:

@@ -16,7 +16,7 @@ import xarray as xr  # noqa: E402
 
 class ToXarray(unittest.TestCase):
     def test_snapshot(self):
-        f = sorted(glob.glob(os.path.join(support.run("kh"), "euler2d_[0-9]*.h5")))[-1]
+        f = sorted(glob.glob(os.path.join(support.run("kh"), "euler_[0-9]*.h5")))[-1]
         ds = cfdrun.open_snapshot(f).to_xarray()
         self.assertIsInstance(ds, xr.Dataset)
         with h5py.File(f, "r") as h:
@@ -29,7 +29,7 @@ class ToXarray(unittest.TestCase):
             np.testing.assert_array_equal(ds["y"].values, h["grid/y"][...])
             self.assertEqual(ds.attrs["time"], h.attrs["time"])
             self.assertEqual(ds.attrs["step"], h.attrs["step"])
-            self.assertEqual(ds.attrs["solver"], "euler2d")
+            self.assertEqual(ds.attrs["solver"], "euler")
             # Selection by coordinate: the cell at (x, y) = (0.5+, 0.25+) is rho[j, i].
             i, j = 16, 6
             np.testing.assert_array_equal(ds["rho"].sel(x=h["grid/x"][i], y=h["grid/y"][j]).values,

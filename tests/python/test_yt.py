@@ -29,7 +29,7 @@ class YtLoad(unittest.TestCase):
         mass_np = float(np.sum(snap["rho"] * snap.cell_volumes()))
         self.assertAlmostEqual(mass_yt / mass_np, 1.0, delta=1e-13)
         # ... and the history's mass at that step.
-        h = cfdrun.read_history(os.path.join(folder, "euler2d.hst"))
+        h = cfdrun.read_history(os.path.join(folder, "euler.hst"))
         self.assertAlmostEqual(mass_yt / h["mass"][h["step"] == snap.step][0], 1.0, delta=1e-13)
         # The cell at (i, j) in yt is rho[j, i] in the file.
         point = ds.point([snap.x[5], snap.y[7], 0.5])

@@ -1,11 +1,11 @@
 """Read cfdrun's output from Python: snapshots, series, the history file.
 
     import cfdrun
-    s = cfdrun.open_snapshot("kh.out/euler2d_00000100.h5")
+    s = cfdrun.open_snapshot("kh.out/euler_00000100.h5")
     s.time, s.step, s.solver, s.x, s.y, s["rho"]       # numpy arrays and numbers
-    series = cfdrun.open_series("kh.out")               # or kh.out/euler2d.xdmf
+    series = cfdrun.open_series("kh.out")               # or kh.out/euler.xdmf
     series.times, series.steps, series[-1]
-    h = cfdrun.read_history("kh.out/euler2d.hst")       # structured array
+    h = cfdrun.read_history("kh.out/euler.hst")       # structured array
     h["time"], h["mass"]
     s.to_xarray(), series.to_xarray()                   # with xarray
     ds = cfdrun.yt_load(s)                              # with yt

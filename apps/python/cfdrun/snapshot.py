@@ -10,6 +10,9 @@ except ImportError as e:  # pragma: no cover - the message says what to install
     raise ImportError(f"cfdrun needs h5py ({e}); Debian: apt-get install python3-h5py") from e
 
 
+# A solver's former name -> its name (physics/solvers.cpp, SolverEntry::former_name).
+FORMER_SOLVER_NAMES = {"euler2d": "euler"}
+
 class CfdrunError(Exception):
     """A file that is missing, unreadable, or not cfdrun output; the message
     is one line that starts with the file's path."""
@@ -136,7 +139,9 @@ class Snapshot:
                                                 for k in ("x", "y", "z") if k in grid}
             except (OSError, KeyError, ValueError) as e:
                 raise CfdrunError(f"{self.path}: a damaged snapshot ({' '.join(str(e).split())})") from None
-        self.solver = text(self.attrs["solver"])
+        # The euler solver was called euler2d: files written then (and runs
+        # continued from them, which keep their folder's names) say so.
+        self.solver = FORMER_SOLVER_NAMES.get(text(self.attrs["solver"]), text(self.attrs["solver"]))
         self.step = int(self.attrs.get("step", -1))
         self.time = float(self.attrs.get("time", np.nan))
         # Files written before the attribute existed are format 1
@@ -191,7 +196,7 @@ class Snapshot:
     def cell_volumes(self):
         """The volume (3D), area (2D) or length (1D) each value stands for,
         in the grid's units, shaped as the fields: sum(field *
-        cell_volumes()) is the total that euler2d's history reports as e.g.
+        cell_volumes()) is the total that euler's history reports as e.g.
         `mass`."""
         dx = np.diff(self.edges("x"))
         if self.ndim == 1:

@@ -37,11 +37,11 @@ def _yt_units(units):
 
 
 def _periodicity(snap):
-    """Which directions wrap around: euler2d's boundary.* keys; diffusion's
+    """Which directions wrap around: euler's boundary.* keys; diffusion's
     edges are fixed and sod's tube has ends, so no. Directions the run
     lacks are periodic, which keeps yt from treating them as edges."""
     c = snap.config
-    if snap.solver == "euler2d":
+    if snap.solver == "euler":
         x = c.get("boundary.x_lo") == "periodic" and c.get("boundary.x_hi") == "periodic"
         y = c.get("boundary.y_lo") == "periodic" and c.get("boundary.y_hi") == "periodic"
         z = snap.ndim < 3 or (c.get("boundary.z_lo") == "periodic" and c.get("boundary.z_hi") == "periodic")
@@ -53,7 +53,7 @@ def yt_load(source, fields=None):
     """The snapshot `source` (a path or a Snapshot) as a yt stream dataset.
 
     The domain is the cells' extent: the cell faces of cell-centred solvers
-    (sod, euler2d), and for node-centred diffusion one cell of one spacing
+    (sod, euler), and for node-centred diffusion one cell of one spacing
     around each point. 2D runs are one cell thick in z and 1D runs one cell
     in y and z, of thickness 1, so that sum(rho * cell_volume) is the total
     the history reports. ds.current_time is the snapshot's time; lengths

@@ -1,6 +1,6 @@
 // The diffusion problems: each initial state in a file of its own in this
-// folder, listed once in the table of problems.cpp (as euler2d's problems
-// are). A problem is its name (the value of diffusion.initial), what it is,
+// folder, listed once in the table of problems.cpp (as euler's problems
+// are). A problem is its name (the value of diffusion.problem), what it is,
 // its keys and u at each interior point; the edges hold 0 whatever it says.
 // Adding a problem is one file here and one line in the table:
 // docs/developers.md, "Adding a problem".
@@ -23,9 +23,9 @@ struct Params;
 using InitialU = std::function<double(long i, long j)>;
 
 struct Problem {
-  const char* name;     // the value of diffusion.initial
-  const char* summary;  // what it is, for diffusion.initial's description
-  // Its keys (each belongs to diffusion.initial=<name>).
+  const char* name;     // the value of diffusion.problem
+  const char* summary;  // what it is, for diffusion.problem's description
+  // Its keys (each belongs to diffusion.problem=<name>).
   std::vector<KeySpec> (*keys)();
   // Reads its keys (refusing what does not fit with Config::reject) and
   // returns u; `p` holds the grid already.
@@ -38,7 +38,7 @@ struct Problem {
 const std::vector<Problem>& problems();
 // The problem named `name` (a name outside the table is a logic_error).
 const Problem* find_problem(const std::string& name);
-// Every problem's keys, each belonging to its choice of diffusion.initial.
+// Every problem's keys, each belonging to its choice of diffusion.problem.
 std::vector<KeySpec> problem_keys();
 
 // The spike at the centre point (spike.cpp) and the sine mode

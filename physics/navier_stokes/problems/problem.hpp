@@ -1,5 +1,5 @@
 // The navier_stokes problems: each in a file of its own in this folder,
-// listed once in the table of problems.cpp, as euler2d's (a problem is its
+// listed once in the table of problems.cpp, as euler's (a problem is its
 // name, what it is, its default domain, its constants' keys and its state
 // as a function of position and time; docs/developers.md, "Adding a
 // problem").

@@ -1,6 +1,6 @@
 // The sod problems: each initial state of the tube in a file of its own in
-// this folder, listed once in the table of problems.cpp (as euler2d's
-// problems are). A problem is its name (the value of sod.initial), what it
+// this folder, listed once in the table of problems.cpp (as euler's
+// problems are). A problem is its name (the value of sod.problem), what it
 // is, its keys and the state along the tube. Adding a problem is one file
 // here and one line in the table: docs/developers.md, "Adding a problem".
 #pragma once
@@ -15,9 +15,9 @@ namespace cfd::sod {
 struct Params;
 
 struct Problem {
-  const char* name;     // the value of sod.initial
-  const char* summary;  // what it is, for sod.initial's description
-  // Its keys (each belongs to sod.initial=<name>).
+  const char* name;     // the value of sod.problem
+  const char* summary;  // what it is, for sod.problem's description
+  // Its keys (each belongs to sod.problem=<name>).
   std::vector<KeySpec> (*keys)();
   // Reads its keys, refuses what does not fit (Config::reject names the
   // key's place), and sets p.initial, the state at x (the position as a
@@ -33,7 +33,7 @@ struct Problem {
 const std::vector<Problem>& problems();
 // The problem named `name` (a name outside the table is a logic_error).
 const Problem* find_problem(const std::string& name);
-// Every problem's keys, each belonging to its choice of sod.initial.
+// Every problem's keys, each belonging to its choice of sod.problem.
 std::vector<KeySpec> problem_keys();
 
 // The table's entries, one per file (tube.cpp, expression.cpp, from_file.cpp).

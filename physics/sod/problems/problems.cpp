@@ -1,4 +1,4 @@
-// The table of the sod problems: the one list of them (sod.initial's
+// The table of the sod problems: the one list of them (sod.problem's
 // choices and description, the keys of each, and the state the solver starts from are all
 // made from it, by core/problem_table.hpp).
 #include "core/problem_table.hpp"
@@ -14,6 +14,6 @@ const std::vector<Problem>& problems() {
 
 const Problem* find_problem(const std::string& name) { return problem_table::find(problems(), name); }
 
-std::vector<KeySpec> problem_keys() { return problem_table::keys(problems(), "sod.initial"); }
+std::vector<KeySpec> problem_keys() { return problem_table::keys(problems(), "sod.problem"); }
 
 }  // namespace cfd::sod

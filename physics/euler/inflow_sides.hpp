@@ -13,13 +13,13 @@
 
 #include "core/config.hpp"
 #include "core/decomposition.hpp"
-#include "physics/euler2d/problems/problem.hpp"
+#include "physics/euler/problems/problem.hpp"
 
 #include <array>
 #include <functional>
 #include <vector>
 
-namespace cfd::euler2d {
+namespace cfd::euler {
 
 struct InflowSide {
   StateAt state;                                                        // the ghost cells' primitives at (x, y, z, t)
@@ -40,4 +40,4 @@ std::vector<KeySpec> inflow_keys();
 // stay empty.
 std::array<InflowSide, side_count> inflow_sides(const Config& c, const std::array<BoundaryKind, side_count>& kinds);
 
-}  // namespace cfd::euler2d
+}  // namespace cfd::euler

@@ -1,10 +1,10 @@
 // A circular blast: Sod's states inside and outside a circle (a sphere on a
 // 3D grid), which the blast tests of tests/test_euler2d.cpp and
 // tests/test_euler3d.cpp check for mirror symmetry.
-#include "physics/euler2d/euler2d_params.hpp"
-#include "physics/euler2d/problems/problem.hpp"
+#include "physics/euler/euler_params.hpp"
+#include "physics/euler/problems/problem.hpp"
 
-namespace cfd::euler2d {
+namespace cfd::euler {
 
 namespace {
 
@@ -49,4 +49,4 @@ extern const Problem blast{"blast",
                            blast_state};
 }  // namespace problems_list
 
-}  // namespace cfd::euler2d
+}  // namespace cfd::euler

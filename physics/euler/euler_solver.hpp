@@ -1,4 +1,4 @@
-// The euler2d solver, one class for 2D and 3D grids (Dim, a template
+// The euler solver, one class for 2D and 3D grids (Dim, a template
 // parameter): conserved U on a grid block with two ghost layers in each of
 // its directions, U(var, j, i) in 2D and U(var, k, j, i) in 3D (x fastest in
 // memory). A 1D problem is a 2D grid one cell high. What the two share is
@@ -6,16 +6,16 @@
 // Runge-Kutta step (runge_kutta.hpp), the inflow ghosts (inflow_ghosts.hpp),
 // the boundaries, the totals, the output and checkpoint fields, the fault
 // report. What differs is the stage:
-// - 2D: one fused kernel over tiles (fused_stage.hpp) whose rows away from
-//   other ranks run while the y ghosts travel, or with euler2d.fused_stage:
-//   false the split kernels (euler2d_kernels.hpp), which keep the primitives
+// - 2D: one fused kernel over tiles (stage_2d.hpp) whose rows away from
+//   other ranks run while the y ghosts travel, or with euler.kernels:
+//   false the split kernels (split_kernels.hpp), which keep the primitives
 //   W and the face fluxes in memory between them. The tutorial's faces
 //   (divisions instead of reciprocals) are 2D only.
 // - 3D: the halo fills U's ghosts in x, y and z in turn, then one kernel
 //   computes the primitives, the faces' fluxes and the update, walking
-//   columns of tiles plane by plane (volume_fused_stage.hpp: U and the
+//   columns of tiles plane by plane (stage_3d.hpp: U and the
 //   stages' buffers are the whole footprint), or the split kernels of
-//   volume_kernels.hpp (the same bits).
+//   split_kernels_3d.hpp (the same bits).
 // Gravity and passive scalars run the split kernels in both.
 #pragma once
 
@@ -26,13 +26,13 @@
 #include "core/halo.hpp"
 #include "core/parallel.hpp"
 #include "core/snapshot.hpp"
-#include "physics/euler2d/euler2d_kernels.hpp"
-#include "physics/euler2d/euler2d_params.hpp"
-#include "physics/euler2d/fused_stage.hpp"
-#include "physics/euler2d/inflow_ghosts.hpp"
-#include "physics/euler2d/runge_kutta.hpp"
-#include "physics/euler2d/volume_fused_stage.hpp"
-#include "physics/euler2d/volume_kernels.hpp"
+#include "physics/euler/split_kernels.hpp"
+#include "physics/euler/euler_params.hpp"
+#include "physics/euler/stage_2d.hpp"
+#include "physics/euler/inflow_ghosts.hpp"
+#include "physics/euler/runge_kutta.hpp"
+#include "physics/euler/stage_3d.hpp"
+#include "physics/euler/split_kernels_3d.hpp"
 #include "physics/gas/state_fields.hpp"
 
 #include <array>
@@ -44,7 +44,7 @@
 #include <utility>
 #include <vector>
 
-namespace cfd::euler2d {
+namespace cfd::euler {
 
 struct Totals {
   double mass = 0, mom_x = 0, mom_y = 0, energy = 0, kh_mode = 0;
@@ -78,7 +78,7 @@ KOKKOS_INLINE_FUNCTION void kh_mode_terms(double x, double y, double vy, double 
 
 template <class Real, int Dim = 2>
 class Solver {
-  static_assert(Dim == 2 || Dim == 3, "euler2d::Solver: a 2D or a 3D grid (1D is a 2D grid one cell high)");
+  static_assert(Dim == 2 || Dim == 3, "euler::Solver: a 2D or a 3D grid (1D is a 2D grid one cell high)");
 
  public:
   // U, W, the stage buffers and the fluxes: (var, j, i) or (var, k, j, i).
@@ -89,27 +89,27 @@ class Solver {
       : p_(p),
         dec_(dec),
         grid_(dec.block),
-        u_(array("euler2d::u", NCONS + p.scalars)),
+        u_(array("euler::u", NCONS + p.scalars)),
         // The fused forward Euler step writes its result beside the state
         // and swaps the two; the split one updates in place.
-        u_stage_(p.fused_stage || p.integrator != Integrator::euler ? array("euler2d::u_stage", NCONS + p.scalars)
+        u_stage_(p.fused_stage || p.integrator != Integrator::euler ? array("euler::u_stage", NCONS + p.scalars)
                                                                     : State()),
-        u_stage2_(p.fused_stage && p.integrator == Integrator::rk3 ? array("euler2d::u_stage2", NCONS) : State()),
-        // 3D's W is a component shorter: no tutorial faces, no internal energy (volume_kernels.hpp).
-        w_(p.fused_stage ? State() : array("euler2d::w", (Dim == 3 ? int(NPRIM_VOLUME) : int(NPRIM)) + p.scalars)),
-        fx_(p.fused_stage ? State() : array("euler2d::flux_x", NCONS + p.scalars, 0, 0, 1)),
-        fy_(p.fused_stage ? State() : array("euler2d::flux_y", NCONS + p.scalars, 0, 1, 0)),
-        fz_(p.fused_stage || Dim == 2 ? State() : array("euler2d::flux_z", NCONS + p.scalars, 1, 0, 0)),
+        u_stage2_(p.fused_stage && p.integrator == Integrator::rk3 ? array("euler::u_stage2", NCONS) : State()),
+        // 3D's W is a component shorter: no tutorial faces, no internal energy (split_kernels_3d.hpp).
+        w_(p.fused_stage ? State() : array("euler::w", (Dim == 3 ? int(NPRIM_3D) : int(NPRIM)) + p.scalars)),
+        fx_(p.fused_stage ? State() : array("euler::flux_x", NCONS + p.scalars, 0, 0, 1)),
+        fy_(p.fused_stage ? State() : array("euler::flux_y", NCONS + p.scalars, 0, 1, 0)),
+        fz_(p.fused_stage || Dim == 2 ? State() : array("euler::flux_z", NCONS + p.scalars, 1, 0, 0)),
         inflow_(p.inflow, p.sides(), grid_, halo_components(p)),
         halo_(dec, halo_components(p), faces()) {
-    const std::string me = "euler2d::Solver<" + std::to_string(Dim) + ">: ";
+    const std::string me = "euler::Solver<" + std::to_string(Dim) + ">: ";
     if (p.problem == nullptr || !p.initial)
-      throw std::logic_error(me + "Params without a problem (make them with euler2d::params)");
+      throw std::logic_error(me + "Params without a problem (make them with euler::params)");
     if (grid_.ndim != Dim || (Dim == 2 && p.three_d())) throw std::logic_error(me + "a grid of another dimension");
     if (Dim == 3 && p.original_faces) throw std::logic_error(me + "the tutorial's faces are 2D only");
     if ((p.has_gravity() || p.scalars > 0) && p.fused_stage)
       throw std::logic_error(me +
-                             "gravity or scalars with the fused stage (euler2d::params chooses the split kernels)");
+                             "gravity or scalars with the fused stage (euler::params chooses the split kernels)");
     if (int(p.scalar_initial.size()) != p.scalars)
       throw std::logic_error(me + "an initial concentration for each passive scalar");
     // Widths as the tutorial takes them: differences of face coordinates
@@ -118,8 +118,8 @@ class Solver {
     // which the modern schemes' update multiplies by (flux_difference), are
     // computed here once, with the same bits as on any device.
     for (int d = 0; d < Dim; ++d) {
-      width_[d] = Array1<Real>("euler2d::width", grid_.extent(d));
-      inverse_[d] = Array1<Real>("euler2d::inverse_width", grid_.extent(d));
+      width_[d] = Array1<Real>("euler::width", grid_.extent(d));
+      inverse_[d] = Array1<Real>("euler::inverse_width", grid_.extent(d));
       auto widths = Kokkos::create_mirror_view(width_[d]);
       auto inverses = Kokkos::create_mirror_view(inverse_[d]);
       for (long k = 0; k < grid_.extent(d); ++k) {
@@ -189,11 +189,11 @@ class Solver {
     const auto block_bound = [&](auto reciprocal) {
       constexpr bool R = decltype(reciprocal)::value;
       if constexpr (Dim == 3)
-        return min_3d<Real>("euler2d::dt_bound", grid_.begin(2), grid_.end(2), grid_.begin(1), grid_.end(1),
+        return min_3d<Real>("euler::dt_bound", grid_.begin(2), grid_.end(2), grid_.begin(1), grid_.end(1),
                             grid_.begin(0), grid_.end(0),
-                            VolumeDtBound<Real, R>{u_, width_[0], width_[1], width_[2], Real(p_.gamma)});
+                            DtBound_3d<Real, R>{u_, width_[0], width_[1], width_[2], Real(p_.gamma)});
       else
-        return min_2d<Kokkos::Iterate::Right, Real>("euler2d::dt_bound", int(grid_.begin(1)), int(grid_.end(1)),
+        return min_2d<Kokkos::Iterate::Right, Real>("euler::dt_bound", int(grid_.begin(1)), int(grid_.end(1)),
                                                     int(grid_.begin(0)), int(grid_.end(0)), 1,
                                                     DtBound<Real, R>{u_, width_[0], width_[1], Real(p_.gamma)});
     };
@@ -219,7 +219,7 @@ class Solver {
     const Real gamma = Real(p_.gamma);
     const bool reciprocal = reciprocal_cells();
     return first_flagged_cell(
-        "euler2d::find_bad_cell", grid_, dec_.comm, KOKKOS_LAMBDA(const long k, const long j, const long i) {
+        "euler::find_bad_cell", grid_, dec_.comm, KOKKOS_LAMBDA(const long k, const long j, const long i) {
           // The primitives as stable_dt computes them, so that the cell it
           // finds unphysical is the one found here.
           const Real rho = element(u, IDN, k, j, i), mx = element(u, IM1, k, j, i), my = element(u, IM2, k, j, i),
@@ -287,7 +287,7 @@ class Solver {
       const int v = NCONS + n;
       if constexpr (Dim == 3)
         Kokkos::parallel_reduce(
-            "euler2d::scalar_totals", interior(),
+            "euler::scalar_totals", interior(),
             KOKKOS_LAMBDA(const long k, const long j, const long i, double& sum) {
               sum += u(v, k, j, i) *
                      (static_cast<double>(dx(i)) * static_cast<double>(dy(j)) * static_cast<double>(dz(k)));
@@ -295,7 +295,7 @@ class Solver {
             sums[n]);
       else
         Kokkos::parallel_reduce(
-            "euler2d::scalar_totals", interior(),
+            "euler::scalar_totals", interior(),
             KOKKOS_LAMBDA(const int j, const int i, double& sum) {
               sum += u(v, j, i) * (static_cast<double>(dx(i)) * static_cast<double>(dy(j)));
             },
@@ -316,7 +316,7 @@ class Solver {
     double m = 0, mx = 0, my = 0, mz = 0, en = 0, s = 0, c = 0, d = 0;
     if constexpr (Dim == 3)
       Kokkos::parallel_reduce(
-          "euler2d::totals", interior(),
+          "euler::totals", interior(),
           KOKKOS_LAMBDA(const long k, const long j, const long i, double& am, double& amx, double& amy, double& amz,
                         double& aen, double& as, double& ac, double& ad) {
             const double dv = static_cast<double>(dx(i)) * static_cast<double>(dy(j)) * static_cast<double>(dz(k));
@@ -330,7 +330,7 @@ class Solver {
           m, mx, my, mz, en, s, c, d);
     else  // vz is advected without a z gradient: no z momentum column
       Kokkos::parallel_reduce(
-          "euler2d::totals", interior(),
+          "euler::totals", interior(),
           KOKKOS_LAMBDA(const int j, const int i, double& am, double& amx, double& amy, double& aen, double& as,
                         double& ac, double& ad) {
             const double dv = static_cast<double>(dx(i)) * static_cast<double>(dy(j));
@@ -367,7 +367,7 @@ class Solver {
     // Where output_primitives() puts each of them.
     const int pressure = Dim == 3 ? int(IPV) : p_.fused_stage ? int(IEN) : int(IPR);
     std::vector<int> slots = {IDN, IVX, IVY, IVZ, pressure};
-    for (int n = 0; n < p_.scalars; ++n) slots.push_back((Dim == 3 ? int(NPRIM_VOLUME) : int(NPRIM)) + n);
+    for (int n = 0; n < p_.scalars; ++n) slots.push_back((Dim == 3 ? int(NPRIM_3D) : int(NPRIM)) + n);
     auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), output_primitives());
     for (size_t v = 0; v < out.size(); ++v) out[v].values = owned_cells(host, slots[v], grid_);
     return out;
@@ -468,7 +468,7 @@ class Solver {
                              : !std::isfinite(v[1]) || !(v[1] > 0) ? "pressure " + format_real(v[1])
                                                                    : std::string("a velocity that is not finite");
     const std::string problem = p_.problem->name;
-    throw ConfigError("euler2d: error: the initial state of problem " + problem + " is not physical: cell " +
+    throw ConfigError("euler: error: the initial state of problem " + problem + " is not physical: cell " +
                       cell_name(g) + " at " + (Dim == 3 ? "(x, y, z)" : "(x, y)") + " = " + position + ") has " + what +
                       (problem == "expression" ? " (from the formulas expression.*)" : "") +
                       "; density and pressure must be positive and finite in the working precision (" +
@@ -488,28 +488,28 @@ class Solver {
   // kind of kernel writes the same bits: the 2D split kernels' W (slots IDN,
   // IVX, IVY, IVZ, IPR; kept up to date after each step), otherwise a stage
   // buffer (unused between steps; IDN .. IEN, then the scalars at
-  // NPRIM_VOLUME in 3D), or with 3D forward Euler, which has none, an array
+  // NPRIM_3D in 3D), or with 3D forward Euler, which has none, an array
   // of its own.
   State output_primitives() const {
     if constexpr (Dim == 2) {
       if (!p_.fused_stage) return w_;
       with_face_scheme(p_, [&](auto scheme) {
         for_each_2d<Kokkos::Iterate::Right>(
-            "euler2d::output_primitives", int(grid_.begin(1)), int(grid_.end(1)), int(grid_.begin(0)),
+            "euler::output_primitives", int(grid_.begin(1)), int(grid_.end(1)), int(grid_.begin(0)),
             int(grid_.end(0)), 1, OutputPrimitives<Real, decltype(scheme)::reciprocal>{u_, u_stage_, Real(p_.gamma)});
       });
       return u_stage_;
     } else {
-      if (u_stage_.extent(0) == 0 && output_.extent(0) == 0) output_ = array("euler2d::output", NCONS + p_.scalars);
+      if (u_stage_.extent(0) == 0 && output_.extent(0) == 0) output_ = array("euler::output", NCONS + p_.scalars);
       const State out = u_stage_.extent(0) > 0 ? u_stage_ : output_;
       const long k0 = grid_.begin(2), k1 = grid_.end(2), j0 = grid_.begin(1), j1 = grid_.end(1), i0 = grid_.begin(0),
                  i1 = grid_.end(0);
-      for_each_3d("euler2d::output_primitives", k0, k1, j0, j1, i0, i1,
-                  VolumePrimitives<Real, true>{u_, out, Real(p_.gamma)});
+      for_each_3d("euler::output_primitives", k0, k1, j0, j1, i0, i1,
+                  Primitives_3d<Real, true>{u_, out, Real(p_.gamma)});
       if (p_.scalars > 0) {
-        static_assert(int(NPRIM_VOLUME) == int(NCONS), "the output's scalars in U's rows");
-        for_each_3d("euler2d::output_scalars", k0, k1, j0, j1, i0, i1,
-                    ScalarPrimitives<Array4<Real>, NPRIM_VOLUME>{u_, out, p_.scalars});
+        static_assert(int(NPRIM_3D) == int(NCONS), "the output's scalars in U's rows");
+        for_each_3d("euler::output_scalars", k0, k1, j0, j1, i0, i1,
+                    ScalarPrimitives<Array4<Real>, NPRIM_3D>{u_, out, p_.scalars});
       }
       return out;
     }
@@ -624,12 +624,12 @@ class Solver {
   // one source of the choice for the split kernels and the fused stage).
   void primitives(const State& u) {
     with_face_scheme(p_, [&](auto scheme) {
-      for_each_2d<Kokkos::Iterate::Right>("euler2d::primitives", int(grid_.begin(1)), int(grid_.end(1)),
+      for_each_2d<Kokkos::Iterate::Right>("euler::primitives", int(grid_.begin(1)), int(grid_.end(1)),
                                           int(grid_.begin(0)), int(grid_.end(0)), 1,
                                           ComputePrimitives<Real, decltype(scheme)::reciprocal>{u, w_, Real(p_.gamma)});
     });
     if (p_.scalars > 0)
-      for_each_2d<Kokkos::Iterate::Right>("euler2d::scalar_primitives", int(grid_.begin(1)), int(grid_.end(1)),
+      for_each_2d<Kokkos::Iterate::Right>("euler::scalar_primitives", int(grid_.begin(1)), int(grid_.end(1)),
                                           int(grid_.begin(0)), int(grid_.end(0)), 1,
                                           ScalarPrimitives<Array3<Real>, NPRIM>{u, w_, p_.scalars});
   }
@@ -651,17 +651,17 @@ class Solver {
     // Index order (j, i) with i contiguous: the sweeps run along i.
     with_face_scheme(p_, [&](auto scheme) {
       using Scheme = decltype(scheme);
-      for_each_2d<Kokkos::Iterate::Right>("euler2d::fluxes_x", j0, j1, i0, i1 + 1, 1,
+      for_each_2d<Kokkos::Iterate::Right>("euler::fluxes_x", j0, j1, i0, i1 + 1, 1,
                                           FaceFluxes<Real, 0, Scheme>{w_, fx_, Real(p_.gamma)});
       const FaceFluxes<Real, 1, Scheme> fluxes_y{w_, fy_, Real(p_.gamma)};
-      for_each_2d<Kokkos::Iterate::Right>("euler2d::fluxes_y", int(fa), int(fb), i0, i1, 1, fluxes_y);
+      for_each_2d<Kokkos::Iterate::Right>("euler::fluxes_y", int(fa), int(fb), i0, i1, 1, fluxes_y);
       halo_.finish(prims, 1);
-      for_each_2d<Kokkos::Iterate::Right>("euler2d::fluxes_y", j0, int(fa), i0, i1, 1, fluxes_y);
-      for_each_2d<Kokkos::Iterate::Right>("euler2d::fluxes_y", int(fb), j1 + 1, i0, i1, 1, fluxes_y);
+      for_each_2d<Kokkos::Iterate::Right>("euler::fluxes_y", j0, int(fa), i0, i1, 1, fluxes_y);
+      for_each_2d<Kokkos::Iterate::Right>("euler::fluxes_y", int(fb), j1 + 1, i0, i1, 1, fluxes_y);
       if (p_.scalars > 0) {  // from the mass fluxes just computed
-        for_each_2d<Kokkos::Iterate::Right>("euler2d::scalar_fluxes_x", j0, j1, i0, i1 + 1, 1,
+        for_each_2d<Kokkos::Iterate::Right>("euler::scalar_fluxes_x", j0, j1, i0, i1 + 1, 1,
                                             ScalarFluxes<Real, 0, Scheme, Array3<Real>, NPRIM>{w_, fx_, p_.scalars});
-        for_each_2d<Kokkos::Iterate::Right>("euler2d::scalar_fluxes_y", j0, j1 + 1, i0, i1, 1,
+        for_each_2d<Kokkos::Iterate::Right>("euler::scalar_fluxes_y", j0, j1 + 1, i0, i1, 1,
                                             ScalarFluxes<Real, 1, Scheme, Array3<Real>, NPRIM>{w_, fy_, p_.scalars});
       }
       constexpr bool R = Scheme::reciprocal;
@@ -670,16 +670,16 @@ class Solver {
       with_blend(a, b, [&](auto blend) {
         constexpr bool B = decltype(blend)::value;
         const Update<Real, B, R> gas{u_base, u_in, u_out, fx_, fy_, dx, dy, a, b, dt};
-        for_each_2d<Kokkos::Iterate::Right>("euler2d::update", j0, j1, i0, i1, 1, gas);
+        for_each_2d<Kokkos::Iterate::Right>("euler::update", j0, j1, i0, i1, 1, gas);
         if (p_.scalars > 0)
-          for_each_2d<Kokkos::Iterate::Right>("euler2d::scalar_update", j0, j1, i0, i1, 1,
+          for_each_2d<Kokkos::Iterate::Right>("euler::scalar_update", j0, j1, i0, i1, 1,
                                               ScalarUpdate<Update<Real, B, R>>{gas, p_.scalars});
       });
     });
     // W still holds u_in's primitives (u_out may be u_in itself).
     if (p_.has_gravity())
       for_each_2d<Kokkos::Iterate::Right>(
-          "euler2d::gravity", j0, j1, i0, i1, 1,
+          "euler::gravity", j0, j1, i0, i1, 1,
           GravitySource<Real, Array3<Real>>{
               w_, u_out, fx_, fy_, {}, Real(p_.gravity[0]), Real(p_.gravity[1]), Real(0), b * dt});
     primitives(u_out);
@@ -694,11 +694,11 @@ class Solver {
                     bool find_dt_bound) {
     halo_.fill(VolumeComponents<State>{u_in});
     if (!p_.fused_stage) {
-      for_each_3d("euler2d::primitives", 0, grid_.extent(2), 0, grid_.extent(1), 0, grid_.extent(0),
-                  VolumePrimitives<Real, true>{u_in, w_, Real(p_.gamma)});
+      for_each_3d("euler::primitives", 0, grid_.extent(2), 0, grid_.extent(1), 0, grid_.extent(0),
+                  Primitives_3d<Real, true>{u_in, w_, Real(p_.gamma)});
       if (p_.scalars > 0)  // the split kernels only (the constructor refuses the fused stage with scalars)
-        for_each_3d("euler2d::scalar_primitives", 0, grid_.extent(2), 0, grid_.extent(1), 0, grid_.extent(0),
-                    ScalarPrimitives<Array4<Real>, NPRIM_VOLUME>{u_in, w_, p_.scalars});
+        for_each_3d("euler::scalar_primitives", 0, grid_.extent(2), 0, grid_.extent(1), 0, grid_.extent(0),
+                    ScalarPrimitives<Array4<Real>, NPRIM_3D>{u_in, w_, p_.scalars});
     }
     const long i0 = grid_.begin(0), i1 = grid_.end(0), j0 = grid_.begin(1), j1 = grid_.end(1), k0 = grid_.begin(2),
                k1 = grid_.end(2);
@@ -715,30 +715,30 @@ class Solver {
           });
           return;
         }
-        for_each_3d("euler2d::fluxes_x", k0, k1, j0, j1, i0, i1 + 1, VolumeFaceFluxes<Real, 0, Scheme>{w_, fx_, gamma});
-        for_each_3d("euler2d::fluxes_y", k0, k1, j0, j1 + 1, i0, i1, VolumeFaceFluxes<Real, 1, Scheme>{w_, fy_, gamma});
-        for_each_3d("euler2d::fluxes_z", k0, k1 + 1, j0, j1, i0, i1, VolumeFaceFluxes<Real, 2, Scheme>{w_, fz_, gamma});
+        for_each_3d("euler::fluxes_x", k0, k1, j0, j1, i0, i1 + 1, FaceFluxes_3d<Real, 0, Scheme>{w_, fx_, gamma});
+        for_each_3d("euler::fluxes_y", k0, k1, j0, j1 + 1, i0, i1, FaceFluxes_3d<Real, 1, Scheme>{w_, fy_, gamma});
+        for_each_3d("euler::fluxes_z", k0, k1 + 1, j0, j1, i0, i1, FaceFluxes_3d<Real, 2, Scheme>{w_, fz_, gamma});
         if (p_.scalars > 0) {  // from the mass fluxes just computed
           using A = Array4<Real>;
-          for_each_3d("euler2d::scalar_fluxes_x", k0, k1, j0, j1, i0, i1 + 1,
-                      ScalarFluxes<Real, 0, Scheme, A, NPRIM_VOLUME>{w_, fx_, p_.scalars});
-          for_each_3d("euler2d::scalar_fluxes_y", k0, k1, j0, j1 + 1, i0, i1,
-                      ScalarFluxes<Real, 1, Scheme, A, NPRIM_VOLUME>{w_, fy_, p_.scalars});
-          for_each_3d("euler2d::scalar_fluxes_z", k0, k1 + 1, j0, j1, i0, i1,
-                      ScalarFluxes<Real, 2, Scheme, A, NPRIM_VOLUME>{w_, fz_, p_.scalars});
+          for_each_3d("euler::scalar_fluxes_x", k0, k1, j0, j1, i0, i1 + 1,
+                      ScalarFluxes<Real, 0, Scheme, A, NPRIM_3D>{w_, fx_, p_.scalars});
+          for_each_3d("euler::scalar_fluxes_y", k0, k1, j0, j1 + 1, i0, i1,
+                      ScalarFluxes<Real, 1, Scheme, A, NPRIM_3D>{w_, fy_, p_.scalars});
+          for_each_3d("euler::scalar_fluxes_z", k0, k1 + 1, j0, j1, i0, i1,
+                      ScalarFluxes<Real, 2, Scheme, A, NPRIM_3D>{w_, fz_, p_.scalars});
         }
         with_blend(a, b, [&](auto blend) {
           constexpr bool B = decltype(blend)::value;
-          const VolumeUpdate<Real, B, true> gas{u_base,      u_in,        u_out,       fx_, fy_, fz_,
+          const Update_3d<Real, B, true> gas{u_base,      u_in,        u_out,       fx_, fy_, fz_,
                                                 inverse_[0], inverse_[1], inverse_[2], a,   b,   dt};
-          for_each_3d("euler2d::update", k0, k1, j0, j1, i0, i1, gas);
+          for_each_3d("euler::update", k0, k1, j0, j1, i0, i1, gas);
           if (p_.scalars > 0)
-            for_each_3d("euler2d::scalar_update", k0, k1, j0, j1, i0, i1,
-                        ScalarUpdate<VolumeUpdate<Real, B, true>>{gas, p_.scalars});
+            for_each_3d("euler::scalar_update", k0, k1, j0, j1, i0, i1,
+                        ScalarUpdate<Update_3d<Real, B, true>>{gas, p_.scalars});
         });
         // W still holds u_in's primitives (u_out may be u_in itself).
         if (p_.has_gravity())
-          for_each_3d("euler2d::gravity", k0, k1, j0, j1, i0, i1,
+          for_each_3d("euler::gravity", k0, k1, j0, j1, i0, i1,
                       GravitySource<Real, Array4<Real>>{w_, u_out, fx_, fy_, fz_, Real(p_.gravity[0]),
                                                         Real(p_.gravity[1]), Real(p_.gravity[2]), b * dt});
       }
@@ -762,4 +762,4 @@ class Solver {
   bool dt_bound_known_ = false;
 };
 
-}  // namespace cfd::euler2d
+}  // namespace cfd::euler

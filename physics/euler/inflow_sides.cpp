@@ -1,11 +1,11 @@
-#include "physics/euler2d/inflow_sides.hpp"
+#include "physics/euler/inflow_sides.hpp"
 
 #include "core/case_formulas.hpp"
 
 #include <memory>
 #include <string>
 
-namespace cfd::euler2d {
+namespace cfd::euler {
 
 const char* const side_names[side_count] = {"x_lo", "x_hi", "y_lo", "y_hi", "z_lo", "z_hi"};
 
@@ -71,4 +71,4 @@ std::array<InflowSide, side_count> inflow_sides(const Config& c, const std::arra
   return sides;
 }
 
-}  // namespace cfd::euler2d
+}  // namespace cfd::euler

@@ -3,12 +3,12 @@
 // case is read, so that an error names the key's place in the case file and
 // the column inside the formula, and evaluated once per cell at the start.
 #include "core/case_formulas.hpp"
-#include "physics/euler2d/euler2d_params.hpp"
-#include "physics/euler2d/problems/problem.hpp"
+#include "physics/euler/euler_params.hpp"
+#include "physics/euler/problems/problem.hpp"
 
 #include <memory>
 
-namespace cfd::euler2d {
+namespace cfd::euler {
 
 namespace {
 
@@ -49,4 +49,4 @@ extern const Problem expression{
     formula_state};
 }  // namespace problems_list
 
-}  // namespace cfd::euler2d
+}  // namespace cfd::euler

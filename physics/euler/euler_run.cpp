@@ -1,6 +1,6 @@
-#include "physics/euler2d/euler2d_run.hpp"
+#include "physics/euler/euler_run.hpp"
 
-namespace cfd::euler2d {
+namespace cfd::euler {
 
 int run(const Config& config, const RunContext& context) {
   const Params p = params(config);
@@ -8,4 +8,4 @@ int run(const Config& config, const RunContext& context) {
   return p.fp32 ? run_case<float, 2>(config, p, context) : run_case<double, 2>(config, p, context);
 }
 
-}  // namespace cfd::euler2d
+}  // namespace cfd::euler

@@ -1,19 +1,19 @@
-// One Runge-Kutta stage of euler2d on a 3D block as one kernel, each face's
+// One Runge-Kutta stage of euler on a 3D block as one kernel, each face's
 // flux computed once (but for the faces between two teams' columns, which
 // both compute). A team takes a column of tile_i x tile_j cells and
 // walks it plane by plane along k (over `planes` planes, so that a block
 // gives many teams): for each plane it computes W of the plane and its
 // two-cell margin from U into team scratch (GPU shared memory, CPU cache;
 // W exists nowhere else, and U's ghosts come from the halo), then, as
-// the 2D fused stage (fused_stage.hpp) does on its tile, the limited slopes
+// the 2D fused stage (stage_2d.hpp) does on its tile, the limited slopes
 // along x and the x fluxes, the same along y, and last the z face above each
 // cell from the column's own values, which its thread carries from plane to
 // plane: entering plane k, the flux through the face below cell k and
 // cell k's upper face state (on a GPU in registers, on a CPU in scratch). Each slope is
 // then computed once per cell and direction and each Riemann problem once
 // per face, where a thread per cell computing its six faces (the first 3D
-// fused stage, 7.6e8 cell-updates/s on an H100) computed each face twice
-// and each slope four times. The cell physics is the split kernels'
+// fused stage, several times slower) computed each face twice and each
+// slope four times. The cell physics is the split kernels'
 // (FaceFlux, the same limiter and Riemann solver, stage_value's order
 // of sums), so the results are their bits (tests/test_euler3d.cpp), as long
 // as multiply-adds are not contracted (the build's default: with
@@ -24,17 +24,17 @@
 // before writing there.
 #pragma once
 
-#include "physics/euler2d/fused_stage.hpp"  // for_tile_cells
-#include "physics/euler2d/volume_kernels.hpp"
+#include "physics/euler/tile.hpp"  // for_tile_cells, TileFaces
+#include "physics/euler/split_kernels_3d.hpp"
 
 #include <array>
 #include <stdexcept>
 #include <string>
 
-namespace cfd::euler2d {
+namespace cfd::euler {
 
 template <class Real, class Scheme, bool Blend>
-struct VolumeFusedStage {
+struct FusedStage3d {
   static_assert(!Scheme::tutorial, "3D has no tutorial faces");
   using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
   using ScratchSpace = typename ExecSpace::scratch_memory_space;
@@ -74,7 +74,7 @@ struct VolumeFusedStage {
   // cell k's slope). A GPU thread holds its column's in registers; the
   // CPU's one thread all the tile's in scratch.
   struct RegisterCarry {
-    Real flux_below[NCONS], upper[NPRIM_VOLUME];
+    Real flux_below[NCONS], upper[NPRIM_3D];
     KOKKOS_FORCEINLINE_FUNCTION Real& flux(int v) { return flux_below[v]; }
     KOKKOS_FORCEINLINE_FUNCTION Real& face(int v) { return upper[v]; }
   };
@@ -86,15 +86,15 @@ struct VolumeFusedStage {
   };
 
   // Values of each scratch region.
-  static constexpr long primitive_values = long(NPRIM_VOLUME) * (tile_j + 2 * ghost) * (tile_i + 2 * ghost);
-  static constexpr long slopes_x = long(NPRIM_VOLUME) * tile_j * (tile_i + 2),
-                        slopes_y = long(NPRIM_VOLUME) * (tile_j + 2) * tile_i;
+  static constexpr long primitive_values = long(NPRIM_3D) * (tile_j + 2 * ghost) * (tile_i + 2 * ghost);
+  static constexpr long slopes_x = long(NPRIM_3D) * tile_j * (tile_i + 2),
+                        slopes_y = long(NPRIM_3D) * (tile_j + 2) * tile_i;
   static constexpr long slope_values = !slopes_stored ? 0 : slopes_x > slopes_y ? slopes_x : slopes_y;
   static constexpr long fluxes_x = long(NCONS) * tile_j * (tile_i + 1), fluxes_y = long(NCONS) * (tile_j + 1) * tile_i;
   static constexpr long flux_values = !fluxes_share_scratch ? fluxes_x + fluxes_y
                                       : fluxes_x > fluxes_y ? fluxes_x
                                                             : fluxes_y;
-  static constexpr long carry_values = carries_in_scratch ? long(NCONS + NPRIM_VOLUME) * tile_j * tile_i : 0;
+  static constexpr long carry_values = carries_in_scratch ? long(NCONS + NPRIM_3D) * tile_j * tile_i : 0;
   static size_t scratch_bytes() {
     return ScratchPool::shmem_size(primitive_values) + ScratchPool::shmem_size(slope_values) +
            ScratchPool::shmem_size(flux_values) + ScratchPool::shmem_size(carry_values);
@@ -104,14 +104,12 @@ struct VolumeFusedStage {
   // Teams per GPU multiprocessor (launch bounds). A column's carries are
   // ten values more than a 2D thread holds: at the 2D stage's four teams in
   // FP64 (64 registers) ptxas spills about 300 bytes a thread, and three
-  // (80 registers, 140 bytes) ran faster on an H100 at 512^3, 2.32e9
-  // cell-updates/s against 2.01e9 (hlle), 2.22e9 against 1.97e9 (hllc). FP32:
-  // six (40 registers) against four, 3.91e9 against 3.76e9 (hlle). HLLC
-  // holds both star states and spills most (144-184 bytes of stack a thread
-  // against hlle's 104-120 at three teams): two teams in FP64 (128
-  // registers) ran at 2.71e9 against 2.57e9 at three, four in FP32 at 5.57e9
-  // against 3.49e9 at six (H100, 512^3, the W-free stage; before it, six
-  // beat four for hllc too, 3.78e9 against 3.52e9). docs/performance.md.
+  // (80 registers, 140 bytes) ran faster, for hlle and hllc alike; in FP32
+  // six (40 registers) beat four. HLLC holds both star states and spills
+  // most (144-184 bytes of stack a thread against hlle's 104-120 at three
+  // teams), so it runs fewer, larger threads: two teams in FP64 (128
+  // registers) and four in FP32 were the fastest on an H100 at 512^3. The
+  // rates of each count: docs/data/diary.md, "Third" and "Fifth H100 run".
   static constexpr int wanted_teams =
       Scheme::riemann == gas::RiemannSolver::hllc ? (sizeof(Real) == 4 ? 4 : 2) : (sizeof(Real) == 4 ? 6 : 3);
   static constexpr int teams_per_sm =
@@ -127,28 +125,28 @@ struct VolumeFusedStage {
   }
 
   // W of cell (k, j, i) from U (the split kernels' W: cell_primitives).
-  KOKKOS_FORCEINLINE_FUNCTION void primitives_at(long k, long j, long i, Real (&w)[NPRIM_VOLUME]) const {
+  KOKKOS_FORCEINLINE_FUNCTION void primitives_at(long k, long j, long i, Real (&w)[NPRIM_3D]) const {
     const CellPrimitives<Real> c = cell_primitives<true>(u_in(IDN, k, j, i), u_in(IM1, k, j, i), u_in(IM2, k, j, i),
                                                          u_in(IM3, k, j, i), u_in(IEN, k, j, i), gamma);
     w[IDN] = c.rho, w[IVX] = c.vx, w[IVY] = c.vy, w[IVZ] = c.vz, w[IPV] = c.p;
   }
   // The bound on the next dt of u_out's cells (the split path's kernel's function).
-  KOKKOS_FORCEINLINE_FUNCTION VolumeDtBound<Real, true> dt_bound_of() const { return {u_out, dx, dy, dz, gamma}; }
+  KOKKOS_FORCEINLINE_FUNCTION DtBound_3d<Real, true> dt_bound_of() const { return {u_out, dx, dy, dz, gamma}; }
 
   // The flux through the z face below cell (k, j, i) and the upper face
   // state of cell (k, j, i) into c: the column's start.
   template <class Carry>
   KOKKOS_FORCEINLINE_FUNCTION void start_column(Carry& c, long k, long j, long i) const {
     using Face = FaceFlux<Real, 2, Scheme, IPV>;
-    Real below[NPRIM_VOLUME], here[NPRIM_VOLUME], lower[NPRIM_VOLUME], upper[NPRIM_VOLUME];
+    Real below[NPRIM_3D], here[NPRIM_3D], lower[NPRIM_3D], upper[NPRIM_3D];
     primitives_at(k - 1, j, i, below);
     primitives_at(k, j, i, here);
     if constexpr (Scheme::plm) {
-      Real below2[NPRIM_VOLUME], above[NPRIM_VOLUME];
+      Real below2[NPRIM_3D], above[NPRIM_3D];
       primitives_at(k - 2, j, i, below2);
       primitives_at(k + 1, j, i, above);
       CFD_UNROLL
-      for (int v = 0; v < NPRIM_VOLUME; ++v) {
+      for (int v = 0; v < NPRIM_3D; ++v) {
         const Real slope_below = gas::limited_slope<Scheme::limiter>(below[v] - below2[v], here[v] - below[v]);
         const Real slope = gas::limited_slope<Scheme::limiter>(here[v] - below[v], above[v] - here[v]);
         c.face(v) = Face::at_face(below[v], slope_below, Real(1));
@@ -157,7 +155,7 @@ struct VolumeFusedStage {
       }
     } else {
       CFD_UNROLL
-      for (int v = 0; v < NPRIM_VOLUME; ++v) {
+      for (int v = 0; v < NPRIM_3D; ++v) {
         c.face(v) = below[v];
         lower[v] = upper[v] = here[v];
       }
@@ -165,7 +163,7 @@ struct VolumeFusedStage {
     const gas::Conserved<Real> f = Face::solve(Face::face_state(FaceValues<Carry>{c}), Face::face_state(lower), gamma);
     c.flux(IDN) = f.rho, c.flux(IM1) = f.mx, c.flux(IM2) = f.my, c.flux(IM3) = f.mz, c.flux(IEN) = f.energy;
     CFD_UNROLL
-    for (int v = 0; v < NPRIM_VOLUME; ++v) c.face(v) = upper[v];
+    for (int v = 0; v < NPRIM_3D; ++v) c.face(v) = upper[v];
   }
   // c.face(v) read as an array (FaceFlux::face_state).
   template <class Carry>
@@ -184,20 +182,20 @@ struct VolumeFusedStage {
   KOKKOS_FORCEINLINE_FUNCTION void update(Carry& c, const Here& here, long k, long j, long i, const Real (&xy)[NCONS],
                                           Real (&value)[NCONS]) const {
     using Face = FaceFlux<Real, 2, Scheme, IPV>;
-    Real above[NPRIM_VOLUME], lower[NPRIM_VOLUME], upper[NPRIM_VOLUME];
+    Real above[NPRIM_3D], lower[NPRIM_3D], upper[NPRIM_3D];
     primitives_at(k + 1, j, i, above);
     if constexpr (Scheme::plm) {
-      Real above2[NPRIM_VOLUME];
+      Real above2[NPRIM_3D];
       primitives_at(k + 2, j, i, above2);
       CFD_UNROLL
-      for (int v = 0; v < NPRIM_VOLUME; ++v) {
+      for (int v = 0; v < NPRIM_3D; ++v) {
         const Real slope = gas::limited_slope<Scheme::limiter>(above[v] - here(v), above2[v] - above[v]);
         lower[v] = Face::at_face(above[v], slope, Real(-1));
         upper[v] = Face::at_face(above[v], slope, Real(1));
       }
     } else {
       CFD_UNROLL
-      for (int v = 0; v < NPRIM_VOLUME; ++v) lower[v] = upper[v] = above[v];
+      for (int v = 0; v < NPRIM_3D; ++v) lower[v] = upper[v] = above[v];
     }
     const gas::Conserved<Real> f = Face::solve(Face::face_state(FaceValues<Carry>{c}), Face::face_state(lower), gamma);
     const Real flux_above[NCONS] = {f.rho, f.mx, f.my, f.mz, f.energy};
@@ -210,7 +208,7 @@ struct VolumeFusedStage {
       c.flux(v) = flux_above[v];
     }
     CFD_UNROLL
-    for (int v = 0; v < NPRIM_VOLUME; ++v) c.face(v) = upper[v];
+    for (int v = 0; v < NPRIM_3D; ++v) c.face(v) = upper[v];
   }
 
   // The fluxes through the faces normal to Dir (0: x, 1: y) of the tile's
@@ -237,13 +235,13 @@ struct VolumeFusedStage {
     const ScratchPool slope_pool(team.team_scratch(0), slope_values);
     const ScratchPool flux_pool(team.team_scratch(0), flux_values);
     const ScratchPool carry_pool(team.team_scratch(0), carry_values);
-    const Scratch plane(w_pool.data(), NPRIM_VOLUME, tile_j + 2 * ghost, tile_i + 2 * ghost);
-    const Scratch slopes_along_x(slope_pool.data(), NPRIM_VOLUME, tile_j, tile_i + 2);
-    const Scratch slopes_along_y(slope_pool.data(), NPRIM_VOLUME, tile_j + 2, tile_i);
+    const Scratch plane(w_pool.data(), NPRIM_3D, tile_j + 2 * ghost, tile_i + 2 * ghost);
+    const Scratch slopes_along_x(slope_pool.data(), NPRIM_3D, tile_j, tile_i + 2);
+    const Scratch slopes_along_y(slope_pool.data(), NPRIM_3D, tile_j + 2, tile_i);
     const Scratch fx(flux_pool.data(), NCONS, tile_j, tile_i + 1);
     const Scratch fy(flux_pool.data() + (fluxes_share_scratch ? 0 : fluxes_x), NCONS, tile_j + 1, tile_i);
     const PlanePrimitives prims{plane, j0 - ghost, i0 - ghost};
-    const Scratch carries(carry_pool.data(), NCONS + NPRIM_VOLUME, tile_j, tile_i);
+    const Scratch carries(carry_pool.data(), NCONS + NPRIM_3D, tile_j, tile_i);
 
     if constexpr (host_backend) {
       for_cells(team, i0, i1, j0, j1, StartColumns{*this, carries, k0, j0, i0});
@@ -296,11 +294,11 @@ struct VolumeFusedStage {
     }
   }
 
-  // The stage's parts, cell by cell (functors: see fused_stage.hpp).
+  // The stage's parts, cell by cell (functors: see stage_2d.hpp).
 
   // CPU: the columns' starts and the plane's updates, the carries in scratch.
   struct StartColumns {
-    const VolumeFusedStage& stage;
+    const FusedStage3d& stage;
     const Scratch& carries;
     long k0, j0, i0;
     KOKKOS_FORCEINLINE_FUNCTION void operator()(long i, long j) const {
@@ -309,7 +307,7 @@ struct VolumeFusedStage {
     }
   };
   struct UpdateCells {
-    const VolumeFusedStage& stage;
+    const FusedStage3d& stage;
     PlanePrimitives prims;
     const Scratch &fx, &fy, &carries;
     long k, j0, i0;
@@ -328,21 +326,21 @@ struct VolumeFusedStage {
   // A cell's bound on the next dt read back from u_out (the CPU's, after
   // each plane's updates, while the plane is in cache).
   struct PlaneDtBound {
-    VolumeDtBound<Real, true> bound;
+    DtBound_3d<Real, true> bound;
     long k;
     KOKKOS_FORCEINLINE_FUNCTION Real operator()(long i, long j) const { return bound(k, j, i); }
   };
   // W of the plane's cells from U, into scratch.
   struct CopyPlane {
-    const VolumeFusedStage& stage;
+    const FusedStage3d& stage;
     PlanePrimitives prims;
     long k;
     KOKKOS_FORCEINLINE_FUNCTION void operator()(long i, long j) const {
-      Real w[NPRIM_VOLUME];
+      Real w[NPRIM_3D];
       stage.primitives_at(k, j, i, w);
       const long jj = j - prims.j0, ii = i - prims.i0;
       CFD_UNROLL
-      for (int v = 0; v < NPRIM_VOLUME; ++v) prims.w(v, jj, ii) = w[v];
+      for (int v = 0; v < NPRIM_3D; ++v) prims.w(v, jj, ii) = w[v];
     }
   };
   struct OwnCell {
@@ -354,7 +352,7 @@ struct VolumeFusedStage {
 
 // Runs one fused stage over the block's own cells [begin, end) from u_in
 // (its ghosts filled): u_out = a u_base + b (u_in + dt L(u_in)). Returns the
-// block's bound on the next dt (VolumeDtBound's, from u_out) when
+// block's bound on the next dt (DtBound_3d's, from u_out) when
 // find_dt_bound, otherwise the largest Real. width and inverse: the cells'
 // widths along x, y, z and their reciprocals.
 template <class Real, class Scheme, bool Blend>
@@ -362,7 +360,7 @@ Real volume_fused_stage(const Array4<Real>& u_base, const Array4<Real>& u_in, co
                         const std::array<Array1<Real>, 3>& width, const std::array<Array1<Real>, 3>& inverse,
                         Real gamma, Real a, Real b, Real dt, bool find_dt_bound, const long (&begin)[3],
                         const long (&end)[3]) {
-  using Stage = VolumeFusedStage<Real, Scheme, Blend>;
+  using Stage = FusedStage3d<Real, Scheme, Blend>;
   Real bound = Kokkos::reduction_identity<Real>::min();
   if (begin[0] >= end[0] || begin[1] >= end[1] || begin[2] >= end[2]) return bound;
   const int tiles_i = int((end[0] - begin[0] + Stage::tile_i - 1) / Stage::tile_i);
@@ -389,17 +387,17 @@ Real volume_fused_stage(const Array4<Real>& u_base, const Array4<Real>& u_in, co
   const size_t bytes = Stage::scratch_bytes();
   static const bool fits = team_scratch_fits(bytes, Stage::team_threads, Stage::teams_per_sm);
   if (!fits)
-    throw std::runtime_error("euler2d: the 3D fused stage needs " + std::to_string(bytes) +
+    throw std::runtime_error("euler: the 3D fused stage needs " + std::to_string(bytes) +
                              " bytes of shared memory for each of " + std::to_string(Stage::teams_per_sm) +
                              " blocks of " + std::to_string(Stage::team_threads) +
-                             " threads on a multiprocessor, more than this GPU gives; set euler2d.fused_stage: false");
+                             " threads on a multiprocessor, more than this GPU gives; set euler.kernels: split");
   const auto policy = typename Stage::Policy(tiles_i * tiles_j * tiles_k, Stage::team_threads)
                           .set_scratch_size(0, Kokkos::PerTeam(bytes));
   if (find_dt_bound)
-    Kokkos::parallel_reduce("euler2d::fused_stage_3d", policy, f, Kokkos::Min<Real>(bound));
+    Kokkos::parallel_reduce("euler::fused_stage_3d", policy, f, Kokkos::Min<Real>(bound));
   else
-    Kokkos::parallel_for("euler2d::fused_stage_3d", policy, f);
+    Kokkos::parallel_for("euler::fused_stage_3d", policy, f);
   return bound;
 }
 
-}  // namespace cfd::euler2d
+}  // namespace cfd::euler

@@ -2,16 +2,16 @@
 
 #include "core/config.hpp"
 #include "core/run/run_context.hpp"
-#include "physics/euler2d/euler2d_params.hpp"
+#include "physics/euler/euler_params.hpp"
 
-namespace cfd::euler2d {
+namespace cfd::euler {
 
-// Runs a validated euler2d case: snapshots at the requested times, the .hst
+// Runs a validated euler case: snapshots at the requested times, the .hst
 // history, timings and summary. Returns the exit status.
 int run(const Config& config, const RunContext& context);
 
 // run() in one precision on a 2D grid (Dim 2; a 1D problem is one cell
-// high) or a 3D grid (Dim 3: grid.nz > 1); euler2d_case.cpp, compiled once
+// high) or a 3D grid (Dim 3: grid.nz > 1); euler_case.cpp, compiled once
 // for each.
 template <class Real, int Dim>
 int run_case(const Config& config, const Params& p, const RunContext& context);
@@ -20,4 +20,4 @@ extern template int run_case<double, 2>(const Config&, const Params&, const RunC
 extern template int run_case<float, 3>(const Config&, const Params&, const RunContext&);
 extern template int run_case<double, 3>(const Config&, const Params&, const RunContext&);
 
-}  // namespace cfd::euler2d
+}  // namespace cfd::euler

@@ -1,154 +1,24 @@
-// One Runge-Kutta stage of euler2d as one kernel: a team takes a tile of
+// One Runge-Kutta stage of euler as one kernel: a team takes a tile of
 // cells, computes the primitives of the tile and its two-cell margin into
 // team scratch (GPU shared memory, CPU cache), then for x and then y the
 // cells' limited slopes and the fluxes through the tile's faces, then the
 // updated state, and on the last stage of a step the tile's bound on the
 // next dt. Memory then sees each stage read U_in (and the RK base state)
-// once and write U_out once, where the split kernels (euler2d_kernels.hpp)
+// once and write U_out once, where the split kernels (split_kernels.hpp)
 // pass W and both flux arrays through memory as well. The cell physics is
 // the split kernels' own functions, so the results are the same bits.
 #pragma once
 
-#include "physics/euler2d/euler2d_kernels.hpp"
+#include "physics/euler/split_kernels.hpp"
+#include "physics/euler/tile.hpp"
 
 #include <stdexcept>
 #include <string>
 
-namespace cfd::euler2d {
-
-// c / width by a multiply and a shift, (c * magic) >> 16 with magic =
-// ceil(2^16 / width): exact while c * width < 2^16. An integer division is a
-// subroutine of about twenty instructions on a GPU; the fused stage's walks
-// over its tile take this at every cell.
-struct RowOfCell {
-  unsigned magic;
-  KOKKOS_INLINE_FUNCTION explicit RowOfCell(int width) : magic((65536u + unsigned(width) - 1u) / unsigned(width)) {}
-  KOKKOS_INLINE_FUNCTION int operator()(int c) const { return int((unsigned(c) * magic) >> 16); }
-};
-
-// f(i, j) over [i0, i1) x [j0, j1), by a team of the fused stages (2D and
-// 3D). A GPU team's threads take the cells in row order, thread r the cells
-// r, r + team size, ...: a region a little larger than the team (a tile's
-// margin, its 33 x faces a row) then costs one more pass of a few threads,
-// not of every warp. On a CPU the team's one thread walks the rows, each
-// vectorised. Row and column of a cell come without a division (RowOfCell:
-// the caller keeps (i1 - i0)^2 * (j1 - j0) below 2^16).
-template <class Member, class F>
-KOKKOS_FORCEINLINE_FUNCTION void for_tile_cells(const Member& team, long i0, long i1, long j0, long j1, const F& f) {
-  if constexpr (host_backend) {
-    for (long j = j0; j < j1; ++j) {
-      CFD_SIMD
-      for (long i = i0; i < i1; ++i) f(i, j);
-    }
-  } else {
-    const int width = int(i1 - i0), count = width * int(j1 - j0);
-    const RowOfCell row_of(width);
-    for (int c = team.team_rank(); c < count; c += team.team_size()) {
-      const int row = row_of(c);
-      f(i0 + (c - row * width), j0 + row);
-    }
-  }
-}
-
-// The minimum of f(i, j) over the cells [i0, i1) x [j0, j1), folded into m:
-// a CPU team's (one thread), by vectorised rows.
-template <class Real, class F>
-KOKKOS_FORCEINLINE_FUNCTION void min_over_tile_cells(long i0, long i1, long j0, long j1, const F& f, Real& m) {
-  Real least = m;
-  for (long j = j0; j < j1; ++j) {
-#if defined(KOKKOS_ENABLE_OPENMP) && defined(_OPENMP) && !defined(__CUDA_ARCH__)
-#pragma omp simd reduction(min : least)
-#endif
-    for (long i = i0; i < i1; ++i) {
-      const Real value = f(i, j);
-      least = value < least ? value : least;
-    }
-  }
-  if (least < m) m = least;
-}
-
-// The fluxes through the faces of a tile of cells in a plane, as the 2D
-// fused stage and each plane of the 3D one compute them: from the
-// primitives of the tile and its two-cell margin in scratch, prims(v, j, i)
-// (slots IDN..IVZ, then the pressure as FaceFlux's Pressure slot names it),
-// first each cell's limited slopes along the direction into scratch (when
-// SlopesStored: each slope once, where a face would compute its two cells'
-// slopes, so each twice; van Leer's slope is a division, and divisions are
-// what a GPU's stage spends most of its instructions on), then the flux
-// through each face. The functions are FaceFlux's, so the bits are the
-// split kernels'.
-template <class Real, class Scheme, int Pressure, bool SlopesStored>
-struct TileFaces {
-  // Slot of primitive v in the slopes' scratch: IDN..IVZ, then the pressure.
-  static constexpr int last_slot = 4;
-  KOKKOS_FORCEINLINE_FUNCTION static constexpr int slot(int v) { return v < last_slot ? v : last_slot; }
-  static_assert(slot(Pressure) == last_slot, "the pressure follows vz");
-
-  // The primitives with their cells' slopes along one direction (FaceFlux
-  // reads them through slope()).
-  template <class Prims, class Scratch>
-  struct WithSlopes {
-    static constexpr bool stores_slopes = true;
-    Prims prims;
-    Scratch slopes;
-    long j0, i0;  // block indices of the slopes' first cell
-    KOKKOS_FORCEINLINE_FUNCTION Real operator()(int v, long j, long i) const { return prims(v, j, i); }
-    KOKKOS_FORCEINLINE_FUNCTION Real slope(int v, long j, long i) const { return slopes(slot(v), j - j0, i - i0); }
-  };
-
-  // The limited slopes along Dir of a cell's primitives, as FaceFlux would
-  // compute them (the same function, so the same bits). Functors, not
-  // lambdas: GCC inlines these into the vectorised loops, where it kept the
-  // lambdas as calls.
-  template <int Dir, class Tile>
-  struct StoreSlopes {
-    Tile tile;
-    KOKKOS_FORCEINLINE_FUNCTION void operator()(long i, long j) const {
-      using Face = FaceFlux<Real, Dir, Scheme, Pressure>;
-      const long jj = j - tile.j0, ii = i - tile.i0;
-      tile.slopes(IDN, jj, ii) = Face::cell_slope(tile.prims, IDN, j, i);
-      tile.slopes(IVX, jj, ii) = Face::cell_slope(tile.prims, IVX, j, i);
-      tile.slopes(IVY, jj, ii) = Face::cell_slope(tile.prims, IVY, j, i);
-      tile.slopes(IVZ, jj, ii) = Face::cell_slope(tile.prims, IVZ, j, i);
-      tile.slopes(last_slot, jj, ii) = Face::cell_slope(tile.prims, Pressure, j, i);
-    }
-  };
-
-  // The fluxes through the tile's faces normal to Dir: x faces i0..i1 of its
-  // rows, y faces j0..j1 of its columns.
-  template <int Dir, class W, class Scratch>
-  struct StoreFluxes {
-    W w;
-    Scratch flux;
-    long j0, i0;  // block indices of the tile's first cell
-    Real gamma;
-    KOKKOS_FORCEINLINE_FUNCTION void operator()(long i, long j) const {
-      store_flux(flux, FaceFlux<Real, Dir, Scheme, Pressure>::flux(w, gamma, j, i), j - j0, i - i0);
-    }
-  };
-
-  // The fluxes through the faces normal to Dir (0: x, 1: y) of the tile's
-  // cells [i0, i1) x [j0, j1) into flux, from the primitives and, where
-  // stored, the slopes of the cells either side (computed first, then a
-  // barrier).
-  template <int Dir, class Member, class Prims, class Scratch>
-  KOKKOS_FORCEINLINE_FUNCTION static void fluxes(const Member& team, const Prims& prims, const Scratch& slopes,
-                                                 const Scratch& flux, long i0, long i1, long j0, long j1, Real gamma) {
-    const long di = Dir == 0 ? 1 : 0, dj = Dir == 0 ? 0 : 1;
-    if constexpr (SlopesStored) {
-      using Tile = WithSlopes<Prims, Scratch>;
-      const Tile tile{prims, slopes, j0 - dj, i0 - di};
-      for_tile_cells(team, i0 - di, i1 + di, j0 - dj, j1 + dj, StoreSlopes<Dir, Tile>{tile});
-      team.team_barrier();
-      for_tile_cells(team, i0, i1 + di, j0, j1 + dj, StoreFluxes<Dir, Tile, Scratch>{tile, flux, j0, i0, gamma});
-    } else {
-      for_tile_cells(team, i0, i1 + di, j0, j1 + dj, StoreFluxes<Dir, Prims, Scratch>{prims, flux, j0, i0, gamma});
-    }
-  }
-};
+namespace cfd::euler {
 
 template <class Real, class Scheme, bool Blend>
-struct FusedStage {
+struct FusedStage2d {
   using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
   using ScratchSpace = typename ExecSpace::scratch_memory_space;
   using Scratch = Kokkos::View<Real***, Kokkos::LayoutRight, ScratchSpace, Kokkos::MemoryUnmanaged>;  // (slot, j, i)
@@ -218,15 +88,14 @@ struct FusedStage {
   // Teams a GPU multiprocessor should hold at once (launch bounds), which
   // caps a thread's registers. FP64: four, 64 registers. Left to itself the
   // compiler took 100, room for two teams (25% occupancy), and the latency of
-  // the FP64 divisions showed; on an H200 FP64 plm + hlle + rk2 ran at
-  // 1.99e9 cell-updates/s with two teams, 2.3e9 with three, 2.79e9 with four
-  // (4 x 44 KB of shared memory in an SM's 228 KB). Five (48 registers)
-  // gave hllc 7% more but hlle 2% and the tutorial's scheme 20% less.
-  // FP32: seven, which caps a thread at 32 registers (a few spilled), so
-  // that eight teams, the whole 2048 threads, fit an H200 multiprocessor
-  // (8 x 24 KB of shared memory): FP32 hlle went from 5.67e9 with four teams
-  // to 6.36e9 with five, 6.91e9 with six and 7.11e9 with eight; seven and
-  // eight give the same code. Fewer where the GPU built for holds fewer
+  // the FP64 divisions showed: each team more, up to four (4 x 44 KB of
+  // shared memory in an SM's 228 KB), ran faster on an H200; five (48
+  // registers) helped hllc a little and slowed hlle and the tutorial's
+  // scheme. FP32: seven, which caps a thread at 32 registers (a few
+  // spilled), so that eight teams, the whole 2048 threads, fit an H200
+  // multiprocessor (8 x 24 KB of shared memory); each team more, up to
+  // eight, ran faster, and seven and eight give the same code. The rates:
+  // docs/data/diary.md, "euler2d: one fused kernel per stage". Fewer where the GPU built for holds fewer
   // (gpu_blocks_per_sm): an A100 (164 KB) three and six, a 100 KB GPU
   // (sm_86, sm_89, sm_120) two and four.
   static constexpr int teams_per_sm =
@@ -388,7 +257,7 @@ Real fused_stage(const Array3<Real>& u_base, const Array3<Real>& u_in, const Arr
                  const Array1<Real>& dx, const Array1<Real>& dy, const Array1<Real>& inv_dx, const Array1<Real>& inv_dy,
                  Real gamma, Real a, Real b, Real dt, bool find_dt_bound, const long (&begin)[2],
                  const long (&end)[2]) {
-  using Stage = FusedStage<Real, Scheme, Blend>;
+  using Stage = FusedStage2d<Real, Scheme, Blend>;
   Real bound = Kokkos::reduction_identity<Real>::min();
   if (begin[0] >= end[0] || begin[1] >= end[1]) return bound;
   constexpr int tile_i = Stage::tile_i, tile_j = Stage::tile_j;
@@ -417,15 +286,15 @@ Real fused_stage(const Array3<Real>& u_base, const Array3<Real>& u_in, const Arr
   // architecture built for) gets a message that says what to do.
   static const bool fits = team_scratch_fits(bytes, Stage::team_threads, Stage::teams_per_sm);
   if (!fits)
-    throw std::runtime_error("euler2d: the fused stage needs " + std::to_string(bytes) + " bytes of shared memory " +
+    throw std::runtime_error("euler: the fused stage needs " + std::to_string(bytes) + " bytes of shared memory " +
                              "for each of " + std::to_string(Stage::teams_per_sm) + " blocks of " +
                              std::to_string(Stage::team_threads) +
-                             " threads on a multiprocessor, more than this GPU gives; set euler2d.fused_stage: false");
+                             " threads on a multiprocessor, more than this GPU gives; set euler.kernels: split");
   if (find_dt_bound)
-    Kokkos::parallel_reduce("euler2d::fused_stage", policy, f, Kokkos::Min<Real>(bound));
+    Kokkos::parallel_reduce("euler::fused_stage", policy, f, Kokkos::Min<Real>(bound));
   else
-    Kokkos::parallel_for("euler2d::fused_stage", policy, f);
+    Kokkos::parallel_for("euler::fused_stage", policy, f);
   return bound;
 }
 
-}  // namespace cfd::euler2d
+}  // namespace cfd::euler

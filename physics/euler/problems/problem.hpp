@@ -1,4 +1,4 @@
-// The euler2d problems: each in a file of its own in this folder, listed once
+// The euler problems: each in a file of its own in this folder, listed once
 // in the table of problems.cpp. A problem is its name, what it is, its
 // default domain, its constants' keys (the published values as defaults) and
 // its state as a function of position and time; the solver knows nothing
@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-namespace cfd::euler2d {
+namespace cfd::euler {
 
 struct Params;
 
@@ -26,8 +26,8 @@ struct Params;
 using StateAt = std::function<gas::Primitive<double>(double x, double y, double z, double t)>;
 
 struct Problem {
-  const char* name;     // the value of euler2d.problem, and the section of its keys
-  const char* summary;  // what it is, for euler2d.problem's description
+  const char* name;     // the value of euler.problem, and the section of its keys
+  const char* summary;  // what it is, for euler.problem's description
   double lo, hi;        // the default domain [lo, hi]^2 (keys <name>.x_min, ...)
   // The keys of its constants in its section (<name>.width, ...).
   std::vector<KeySpec> (*constants)();
@@ -42,9 +42,9 @@ const std::vector<Problem>& problems();
 // The problem named `name` (a name outside the table is a logic_error).
 const Problem* find_problem(const std::string& name);
 // The keys of every problem's section: its domain and constants, each
-// belonging to its problem's choice of euler2d.problem.
+// belonging to its problem's choice of euler.problem.
 std::vector<KeySpec> problem_keys();
-// euler2d.problem's description, made from the table.
+// euler.problem's description, made from the table.
 std::string problems_description();
 
 // The table's entries, one per file.
@@ -59,4 +59,4 @@ extern const Problem expression;                         // expression.cpp
 extern const Problem file;                               // from_file.cpp
 }  // namespace problems_list
 
-}  // namespace cfd::euler2d
+}  // namespace cfd::euler

@@ -1,10 +1,10 @@
-// The table of euler2d's problems: the one list of them (euler2d.problem's
+// The table of euler's problems: the one list of them (euler.problem's
 // choices and description, the keys of their sections, and the state the
 // solver starts from are all made from it).
 #include "core/problem_table.hpp"
-#include "physics/euler2d/problems/problem.hpp"
+#include "physics/euler/problems/problem.hpp"
 
-namespace cfd::euler2d {
+namespace cfd::euler {
 
 const std::vector<Problem>& problems() {
   using namespace problems_list;
@@ -29,7 +29,7 @@ std::vector<KeySpec> problem_keys() {
     // Each key goes with its problem's choice (constants.* too): the resolved
     // configuration shows the chosen problem's only, and another problem's
     // keys are refused with their place.
-    for (KeySpec& k : own) k.belongs_to = "euler2d.problem=" + section;
+    for (KeySpec& k : own) k.belongs_to = "euler.problem=" + section;
     keys.insert(keys.end(), own.begin(), own.end());
   }
   return keys;
@@ -51,4 +51,4 @@ std::string problems_description() {
          "blast.radius, ...)";
 }
 
-}  // namespace cfd::euler2d
+}  // namespace cfd::euler

@@ -1,6 +1,6 @@
 // The ghost values of a block's inflow sides (inflow_sides.hpp) as the halo
 // copies them in (FaceBoundaries::inflow), one source for 2D and 3D grids
-// (euler2d::Solver<Real, Dim>): for each inflow side of the box without a
+// (euler::Solver<Real, Dim>): for each inflow side of the box without a
 // neighbouring rank, an array (component, layer, t) laid out as the halo's slab
 // along the side (slab_geometry: t across the slab, the lower other direction
 // first), with one component more that is 1 where the side's state applies and
@@ -10,15 +10,15 @@
 #pragma once
 
 #include "core/halo.hpp"
-#include "physics/euler2d/euler2d_kernels.hpp"  // CellPrimitives
-#include "physics/euler2d/inflow_sides.hpp"
+#include "physics/euler/cell_physics.hpp"  // CellPrimitives
+#include "physics/euler/inflow_sides.hpp"
 
 #include <array>
 #include <cmath>
 #include <limits>
 #include <string>
 
-namespace cfd::euler2d {
+namespace cfd::euler {
 
 template <class Real>
 class InflowGhosts {
@@ -41,7 +41,7 @@ class InflowGhosts {
       if (kinds[s] != BoundaryKind::inflow) continue;
       const SlabGeometry slab = slab_geometry(block, s / 2, components);
       geometry_[s] = slab;
-      values_[s] = Values("euler2d::inflow", components + 1, slab.ghost, slab.across);
+      values_[s] = Values("euler::inflow", components + 1, slab.ghost, slab.across);
       host_[s] = Kokkos::create_mirror_view(values_[s]);
     }
   }
@@ -129,7 +129,7 @@ class InflowGhosts {
     const std::string at =
         three_d ? "(x, y, z) = (" + format_real(v[1]) + ", " + format_real(v[2]) + ", " + format_real(v[3]) + ")"
                 : "(x, y) = (" + format_real(v[1]) + ", " + format_real(v[2]) + ")";
-    throw ConfigError("euler2d: error: the inflow state of boundary." + side + " (inflow_" + side + "." +
+    throw ConfigError("euler: error: the inflow state of boundary." + side + " (inflow_" + side + "." +
                       (rho_bad ? "rho"
                        : p_bad ? "p"
                                : "vx, vy, vz") +
@@ -149,4 +149,4 @@ class InflowGhosts {
   bool current_ = false;  // the steady sides' values are computed
 };
 
-}  // namespace cfd::euler2d
+}  // namespace cfd::euler

@@ -2,12 +2,12 @@
 // 150, 199), strength 5, advected at (1, 1) through a periodic [-5,5]^2: its
 // exact solution at any time is the translated vortex, against which
 // tests/test_euler2d.cpp measures second-order convergence.
-#include "physics/euler2d/euler2d_params.hpp"
-#include "physics/euler2d/problems/problem.hpp"
+#include "physics/euler/euler_params.hpp"
+#include "physics/euler/problems/problem.hpp"
 
 #include <cmath>
 
-namespace cfd::euler2d {
+namespace cfd::euler {
 
 namespace {
 
@@ -47,4 +47,4 @@ namespace problems_list {
 extern const Problem vortex{"vortex", "isentropic vortex advected", -5, 5, vortex_keys, vortex_state};
 }  // namespace problems_list
 
-}  // namespace cfd::euler2d
+}  // namespace cfd::euler

@@ -6,12 +6,12 @@
 // the wave moved by c t along its direction (to first order in the
 // amplitude), against which tests/test_euler3d.cpp measures second-order
 // convergence.
-#include "physics/euler2d/euler2d_params.hpp"
-#include "physics/euler2d/problems/problem.hpp"
+#include "physics/euler/euler_params.hpp"
+#include "physics/euler/problems/problem.hpp"
 
 #include <cmath>
 
-namespace cfd::euler2d {
+namespace cfd::euler {
 
 namespace {
 
@@ -73,4 +73,4 @@ extern const Problem linear_wave{
     "linear_wave", "a sound wave along (x_waves, y_waves, z_waves), periodic box", 0, 1, wave_keys, wave_state};
 }  // namespace problems_list
 
-}  // namespace cfd::euler2d
+}  // namespace cfd::euler

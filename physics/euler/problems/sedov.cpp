@@ -8,12 +8,12 @@
 // places them, so the box holds E (plus the ambient gas's energy) to
 // round-off at any resolution: tests/test_euler3d.cpp checks that and the
 // shock radius, apps/verify_sedov.py the radius of a finished run.
-#include "physics/euler2d/euler2d_params.hpp"
-#include "physics/euler2d/problems/problem.hpp"
+#include "physics/euler/euler_params.hpp"
+#include "physics/euler/problems/problem.hpp"
 
 #include <cmath>
 
-namespace cfd::euler2d {
+namespace cfd::euler {
 
 namespace {
 
@@ -32,7 +32,7 @@ std::vector<KeySpec> sedov_keys() {
           {"sedov.radius_cells", KeyType::real, "3.5", "radius of the deposit, in cell widths along x", {}, 0.5, 1e6}};
 }
 
-// The centre of global cell g along d, as euler2d::Solver places it.
+// The centre of global cell g along d, as euler::Solver places it.
 double centre(const Params& p, int d, long g, long n) {
   const double h = (p.hi[d] - p.lo[d]) / static_cast<double>(n);
   return 0.5 * ((h * static_cast<double>(g) + p.lo[d]) + (h * static_cast<double>(g + 1) + p.lo[d]));
@@ -83,4 +83,4 @@ extern const Problem sedov{"sedov",    "the Sedov-Taylor point explosion at the 
                            sedov_state};
 }  // namespace problems_list
 
-}  // namespace cfd::euler2d
+}  // namespace cfd::euler

@@ -1,6 +1,6 @@
-// The euler2d method on a 3D block (grid.nz > 1): the split kernels of
-// euler2d_kernels.hpp with a third direction (the fused stage,
-// volume_fused_stage.hpp, computes its faces with these functions too). The
+// The euler method on a 3D block (grid.nz > 1): the split kernels of
+// split_kernels.hpp with a third direction (the fused stage,
+// stage_3d.hpp, computes its faces with these functions too). The
 // cell functions are the same ones (cell_primitives, flux_difference, the
 // face schemes and Riemann solvers of physics/gas), and a face is FaceFlux's
 // (one template for 2D and 3D faces, the pressure in W's slot IPV here), so
@@ -11,9 +11,9 @@
 #pragma once
 
 #include "core/parallel.hpp"
-#include "physics/euler2d/euler2d_kernels.hpp"
+#include "physics/euler/split_kernels.hpp"
 
-namespace cfd::euler2d {
+namespace cfd::euler {
 
 template <class Real>
 using Array4 = Kokkos::View<Real****, Kokkos::LayoutRight, MemSpace>;  // (var, k, j, i)
@@ -22,7 +22,7 @@ using Array4 = Kokkos::View<Real****, Kokkos::LayoutRight, MemSpace>;  // (var, 
 // fifth slot. The 2D kernels keep the internal energy too (IEI), which only
 // the tutorial's faces reconstruct; 3D has no tutorial faces, so its W is a
 // component shorter (8 bytes a cell in FP64 towards the footprint target).
-enum { IPV = 4, NPRIM_VOLUME = 5 };
+enum { IPV = 4, NPRIM_3D = 5 };
 
 // A cell's bound on dt in 3D: min(dx/(|vx|+c), dy/(|vy|+c), dz/(|vz|+c)),
 // the 2D bound's minimum first (the same bits where z allows more).
@@ -47,7 +47,7 @@ KOKKOS_FORCEINLINE_FUNCTION Real stage_value(Real u_base, Real u_in, Real fx_lo,
 // W = rho, vx, vy, vz, p of U (the split kernels' input, the snapshot's
 // fields).
 template <class Real, bool Reciprocal>
-struct VolumePrimitives {
+struct Primitives_3d {
   Array4<Real> u, w;
   Real gamma;
   KOKKOS_FORCEINLINE_FUNCTION void operator()(const long k, const long j, const long i) const {
@@ -59,7 +59,7 @@ struct VolumePrimitives {
 };
 
 template <class Real, int Dir, class Scheme>
-struct VolumeFaceFluxes {
+struct FaceFluxes_3d {
   Array4<Real> w, flux;
   Real gamma;
   KOKKOS_FORCEINLINE_FUNCTION void operator()(const long k, const long j, const long i) const {
@@ -68,7 +68,7 @@ struct VolumeFaceFluxes {
 };
 
 template <class Real, bool Blend, bool Reciprocal>
-struct VolumeUpdate {
+struct Update_3d {
   Array4<Real> u_base, u_in, u_out, fx, fy, fz;
   Array1<Real> dx, dy, dz;  // the cells' widths, or with Reciprocal their reciprocals
   Real a, b, dt;
@@ -93,7 +93,7 @@ struct VolumeUpdate {
 };
 
 template <class Real, bool Reciprocal>
-struct VolumeDtBound {
+struct DtBound_3d {
   Array4<Real> u;
   Array1<Real> dx, dy, dz;
   Real gamma;
@@ -110,4 +110,4 @@ struct VolumeDtBound {
   }
 };
 
-}  // namespace cfd::euler2d
+}  // namespace cfd::euler

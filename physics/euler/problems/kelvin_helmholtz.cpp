@@ -4,12 +4,12 @@
 // [0,1]^2; kh_seed is the OpenACC tutorial's case on [-0.5,0.5]^2, the same
 // smoothed layers written from the other side of each interface (its bits
 // are the tutorial's).
-#include "physics/euler2d/euler2d_params.hpp"
-#include "physics/euler2d/problems/problem.hpp"
+#include "physics/euler/euler_params.hpp"
+#include "physics/euler/problems/problem.hpp"
 
 #include <cmath>
 
-namespace cfd::euler2d {
+namespace cfd::euler {
 
 namespace {
 
@@ -115,4 +115,4 @@ extern const Problem kh_seed{"kh_seed", "the tutorial's Kelvin-Helmholtz",      
                              0.5,       [] { return layer_keys("kh_seed", true); }, seed_state};
 }  // namespace problems_list
 
-}  // namespace cfd::euler2d
+}  // namespace cfd::euler

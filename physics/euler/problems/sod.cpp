@@ -4,12 +4,12 @@
 // solvers treat their directions alike. sod_diagonal puts the interface
 // across the box's diagonal, normal (1, 1, 1) (2D: (1, 1)) through the
 // centre: a tube that no grid direction follows.
-#include "physics/euler2d/euler2d_params.hpp"
-#include "physics/euler2d/problems/problem.hpp"
+#include "physics/euler/euler_params.hpp"
+#include "physics/euler/problems/problem.hpp"
 
 #include <cmath>
 
-namespace cfd::euler2d {
+namespace cfd::euler {
 
 namespace {
 
@@ -91,4 +91,4 @@ extern const Problem sod_z{"sod_z",
                            }};
 }  // namespace problems_list
 
-}  // namespace cfd::euler2d
+}  // namespace cfd::euler

@@ -1,4 +1,4 @@
-// The euler2d case: 2D compressible Euler equations of an ideal gas on a
+// The euler case: 2D compressible Euler equations of an ideal gas on a
 // uniform grid with two ghost layers, finite volumes (problems.md section 3):
 // the OpenACC/MPI tutorial's MUSCL-HLLE Kelvin-Helmholtz case exactly, and a
 // modern default (reconstruction, limiters, Riemann solvers and SSP
@@ -7,8 +7,8 @@
 
 #include "core/config.hpp"
 #include "core/decomposition.hpp"
-#include "physics/euler2d/inflow_sides.hpp"
-#include "physics/euler2d/problems/problem.hpp"
+#include "physics/euler/inflow_sides.hpp"
+#include "physics/euler/problems/problem.hpp"
 #include "physics/gas/limiters.hpp"
 #include "physics/gas/riemann_solvers.hpp"
 
@@ -16,12 +16,12 @@
 #include <functional>
 #include <vector>
 
-namespace cfd::euler2d {
+namespace cfd::euler {
 
 enum class Integrator { euler, rk2, rk3 };
 
 struct Params {
-  const Problem* problem = nullptr;  // euler2d.problem, from the table (problems/problem.hpp)
+  const Problem* problem = nullptr;  // euler.problem, from the table (problems/problem.hpp)
   StateAt initial;                   // the problem's state (host only)
   long nx = 256, ny = 256;
   long nz = 1;                                     // > 1: a 3D grid (Solver<Real, 3>)
@@ -35,7 +35,7 @@ struct Params {
   gas::RiemannSolver riemann = gas::RiemannSolver::hlle;
   Integrator integrator = Integrator::rk2;
   bool original_faces = false;  // the tutorial's face energy and sound speed from the reconstructed e
-  bool fused_stage = true;      // one kernel per stage (fused_stage.hpp); false: the split kernels
+  bool fused_stage = true;      // one kernel per stage (stage_2d.hpp); false: the split kernels
   double gamma = 5.0 / 3.0;
   std::array<BoundaryKind, 4> boundary{BoundaryKind::periodic, BoundaryKind::periodic, BoundaryKind::periodic,
                                        BoundaryKind::periodic};                            // x_lo, x_hi, y_lo, y_hi
@@ -51,7 +51,7 @@ struct Params {
   // A constant acceleration (gravity.x, .y, .z; z in 3D only); the split kernels apply it.
   std::array<double, 3> gravity{0, 0, 0};
   bool has_gravity() const { return gravity[0] != 0 || gravity[1] != 0 || gravity[2] != 0; }
-  // Passive scalars (euler2d.scalars): how many, and each one's initial
+  // Passive scalars (euler.scalars): how many, and each one's initial
   // concentration at (x, y, z) (scalars.s1, ...; z is 0 on a 2D grid); the
   // split kernels carry them.
   int scalars = 0;
@@ -61,4 +61,4 @@ struct Params {
 std::vector<KeySpec> keys();
 Params params(const Config& config);
 
-}  // namespace cfd::euler2d
+}  // namespace cfd::euler

@@ -8,13 +8,13 @@
 // then rounded to the working precision as every problem's state is. Every
 // rank reads the whole arrays at the start and takes its own cells.
 #include "core/initial_file.hpp"
-#include "physics/euler2d/euler2d_params.hpp"
-#include "physics/euler2d/problems/problem.hpp"
+#include "physics/euler/euler_params.hpp"
+#include "physics/euler/problems/problem.hpp"
 
 #include <cmath>
 #include <memory>
 
-namespace cfd::euler2d {
+namespace cfd::euler {
 
 namespace {
 
@@ -66,4 +66,4 @@ extern const Problem file{
     "file", "rho, vx, vy (vz in 3D) and p read from an HDF5 file (key file.path)", 0, 1, file_keys, file_state};
 }  // namespace problems_list
 
-}  // namespace cfd::euler2d
+}  // namespace cfd::euler

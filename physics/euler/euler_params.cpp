@@ -1,4 +1,4 @@
-#include "physics/euler2d/euler2d_params.hpp"
+#include "physics/euler/euler_params.hpp"
 
 #include "core/case_formulas.hpp"
 #include "core/problem_table.hpp"
@@ -9,7 +9,7 @@
 #include <memory>
 #include <string>
 
-namespace cfd::euler2d {
+namespace cfd::euler {
 
 namespace {
 
@@ -19,7 +19,7 @@ constexpr int max_scalars = 8;  // W holds 6 primitives and the scalars; the hal
 // for it (grid.nz > 1).
 void refuse_in_3d(const Config& c, const Params& p) {
   const std::string why = " with grid.nz > 1: the 3D kernels do not have it yet (2D cases have grid.nz: 1)";
-  if (p.original_faces) c.reject("euler2d.original_faces", "the tutorial's faces are 2D only;" + why);
+  if (p.original_faces) c.reject("euler.original_faces", "the tutorial's faces are 2D only;" + why);
   // dt = cfl min_d dx_d / (|v_d| + c), as in 2D and in AthenaK: a wave
   // along the cube's diagonal sees the three directions' Courant numbers
   // add up, and the update is stable while their sum is at most 1 (a sound
@@ -35,7 +35,7 @@ void refuse_in_3d(const Config& c, const Params& p) {
 std::vector<KeySpec> keys() {
   const std::vector<std::string> sides = {"periodic", "outflow", "reflecting", "inflow"};
   std::vector<KeySpec> k = {
-      {"solver", KeyType::choice, "", "which solver runs the case", {"euler2d"}},
+      {"solver", KeyType::choice, "", "which solver runs the case", {"euler"}},
       {"grid.nx", KeyType::integer, "256", "cells along x (1: a 1D case along y)", {}, 1, 1e6},
       {"grid.ny", KeyType::integer, "256", "cells along y (1: a 1D case along x, e.g. sod_x)", {}, 1, 1e6},
       {"grid.nz",
@@ -65,29 +65,32 @@ std::vector<KeySpec> keys() {
        {},
        1e-6,
        1},
-      {"euler2d.problem", KeyType::choice, "kh_mcnally", problems_description(), problem_table::names(problems())},
-      {"euler2d.precision", KeyType::choice, "fp64", "working precision", {"fp32", "fp64"}},
-      {"euler2d.reconstruction",
+      {"euler.problem", KeyType::choice, "kh_mcnally", problems_description(), problem_table::names(problems())},
+      {"euler.precision", KeyType::choice, "fp64", "working precision", {"fp32", "fp64"}},
+      {"euler.reconstruction",
        KeyType::choice,
        "plm",
        "plm: limited piecewise linear on primitives; dc: donor cell",
        {"plm", "dc"}},
-      {"euler2d.limiter", KeyType::choice, "vanleer", "slope limiter of plm", {"vanleer", "minmod", "mc"}},
-      {"euler2d.riemann", KeyType::choice, "hlle", "Riemann solver", {"hlle", "hllc", "llf"}},
-      {"euler2d.integrator",
+      {"euler.limiter", KeyType::choice, "vanleer", "slope limiter of plm", {"vanleer", "minmod", "mc"}},
+      {"euler.riemann", KeyType::choice, "hlle", "Riemann solver (physics/gas/riemann/)", gas::riemann_solver_names()},
+      {"euler.integrator",
        KeyType::choice,
        "rk2",
        "time integrator: forward euler, SSP-RK2 or SSP-RK3",
        {"euler", "rk2", "rk3"}},
-      {"euler2d.original_faces", KeyType::boolean, "false",
+      {"euler.original_faces", KeyType::boolean, "false",
        "the tutorial's faces: e and p reconstructed independently, face energy and sound speed from e (needs hlle)"},
-      {"euler2d.fused_stage", KeyType::boolean, "true",
-       "one kernel per Runge-Kutta stage on tiles held in fast memory (false: a kernel each for the primitives, "
-       "x fluxes, y fluxes and update, through memory); the same results bit for bit. Gravity and passive scalars "
-       "always run the split kernels. In 3D: one kernel walking columns of tiles plane by plane, each face's flux "
-       "computed once (no flux arrays in memory), then the primitives; false: x, y, z fluxes and update as kernels "
-       "of their own"},
-      {"euler2d.gamma", KeyType::real, "1.6666666666666667", "ratio of specific heats", {}, 1.0000001, 10},
+      {"euler.kernels",
+       KeyType::choice,
+       "fused",
+       "fused: one kernel per Runge-Kutta stage on tiles held in fast memory; split: a kernel each for the "
+       "primitives, x fluxes, y fluxes and update, through memory; the same results bit for bit. Gravity and "
+       "passive scalars always run the split kernels. In 3D fused is one kernel walking columns of tiles plane by "
+       "plane, each face's flux computed once (no flux arrays in memory), then the primitives; split: x, y, z fluxes "
+       "and update as kernels of their own (formerly euler2d.fused_stage: true or false)",
+       {"fused", "split"}},
+      {"euler.gamma", KeyType::real, "1.6666666666666667", "ratio of specific heats", {}, 1.0000001, 10},
       {"boundary.x_lo", KeyType::choice, "periodic",
        "boundary at the lower x side (inflow: ghost cells at a state from formulas, keys inflow_x_lo.*)", sides},
       {"boundary.x_hi", KeyType::choice, "periodic",
@@ -100,7 +103,7 @@ std::vector<KeySpec> keys() {
        "boundary at the lower z side of a 3D grid (grid.nz > 1; inflow: keys inflow_z_lo.*)", sides},
       {"boundary.z_hi", KeyType::choice, "periodic",
        "boundary at the upper z side of a 3D grid (grid.nz > 1; inflow: keys inflow_z_hi.*)", sides},
-      {"euler2d.scalars",
+      {"euler.scalars",
        KeyType::integer,
        "0",
        "passive scalars: concentrations advected with the gas (fluxed with the mass flux), written as s1, s2, ...; "
@@ -126,28 +129,35 @@ std::vector<KeySpec> keys() {
     KeySpec s{"scalars.s" + std::to_string(n), KeyType::string, "0",
               "initial concentration of passive scalar " + std::to_string(n) +
                   ": a formula of x, y (and z in 3D), the constants.* and pi"};
-    // Listed and taken with enough scalars: scalars.s2 with euler2d.scalars 2 to 8.
-    s.belongs_to = "euler2d.scalars=";
+    // Listed and taken with enough scalars: scalars.s2 with euler.scalars 2 to 8.
+    s.belongs_to = "euler.scalars=";
     for (int m = n; m <= max_scalars; ++m) s.belongs_to += (m > n ? "|" : "") + std::to_string(m);
     k.push_back(s);
   }
   // Keys that act only with a choice of another: given otherwise, refused.
   for (auto& spec : k) {
-    if (spec.path == "euler2d.limiter") spec.belongs_to = "euler2d.reconstruction=plm", spec.only_warn = true;
+    if (spec.path == "euler.limiter") spec.belongs_to = "euler.reconstruction=plm", spec.only_warn = true;
     if (spec.path == "time.end_time") spec.belongs_to = "time.steps=0", spec.only_warn = true;
   }
   // What --restart may change (everything else is fixed).
-  mark_on_restart(k, {"time.steps", "time.end_time", "output.time_interval", "euler2d.fused_stage"},
+  mark_on_restart(k, {"time.steps", "time.end_time", "output.time_interval", "euler.kernels"},
                   OnRestart::same_bits);
-  mark_on_restart(k, {"time.cfl", "euler2d.reconstruction", "euler2d.limiter", "euler2d.riemann", "euler2d.integrator"},
+  mark_on_restart(k, {"time.cfl", "euler.reconstruction", "euler.limiter", "euler.riemann", "euler.integrator"},
                   OnRestart::branches);
   add_shared_keys(k, 3);
+  // The solver was called euler2d (it runs 1D, 2D and 3D grids): its case
+  // files, --set keys and the stored configurations of its checkpoints
+  // still read, with a note.
+  mark_former_section(k, "euler", "euler2d");
+  // euler2d.fused_stage: true|false is euler.kernels: fused|split, as sod's.
+  for (auto& spec : k)
+    if (spec.path == "euler.kernels") spec.former = "euler2d.fused_stage", spec.former_true = "fused", spec.former_false = "split";
   return k;
 }
 
 Params params(const Config& c) {
   Params p;
-  const std::string& prob = c.get_string("euler2d.problem");
+  const std::string& prob = c.get_string("euler.problem");
   p.problem = find_problem(prob);  // a choice: one of the table's
   // Another problem's keys, and constants without formulas, are refused
   // by the Config (KeySpec::belongs_to), with their place.
@@ -157,7 +167,7 @@ Params params(const Config& c) {
   for (int d = 0; d < 3; ++d)
     if (!(p.hi[d] > p.lo[d]))
       c.reject(prob + "." + "xyz"[d] + "_max", "the domain's upper edge must be above its lower one");
-  p.gamma = c.get_real("euler2d.gamma");
+  p.gamma = c.get_real("euler.gamma");
   p.nx = c.get_int("grid.nx");
   p.ny = c.get_int("grid.ny");
   p.nz = c.get_int("grid.nz");
@@ -165,16 +175,16 @@ Params params(const Config& c) {
   p.steps = c.get_int("time.steps");
   p.end_time = c.get_real("time.end_time");
   p.cfl = c.get_real("time.cfl");
-  p.fp32 = c.get_string("euler2d.precision") == "fp32";
-  p.plm = c.get_string("euler2d.reconstruction") == "plm";
-  const std::string& l = c.get_string("euler2d.limiter");
+  p.fp32 = c.get_string("euler.precision") == "fp32";
+  p.plm = c.get_string("euler.reconstruction") == "plm";
+  const std::string& l = c.get_string("euler.limiter");
   p.limiter = l == "minmod" ? gas::Limiter::minmod : l == "mc" ? gas::Limiter::mc : gas::Limiter::vanleer;
-  const std::string& r = c.get_string("euler2d.riemann");
-  p.riemann = r == "hllc" ? gas::RiemannSolver::hllc : r == "llf" ? gas::RiemannSolver::llf : gas::RiemannSolver::hlle;
-  const std::string& i = c.get_string("euler2d.integrator");
+  const std::string& r = c.get_string("euler.riemann");
+  p.riemann = gas::riemann_solver_named(r);
+  const std::string& i = c.get_string("euler.integrator");
   p.integrator = i == "euler" ? Integrator::euler : i == "rk3" ? Integrator::rk3 : Integrator::rk2;
-  p.original_faces = c.get_bool("euler2d.original_faces");
-  p.fused_stage = c.get_bool("euler2d.fused_stage");
+  p.original_faces = c.get_bool("euler.original_faces");
+  p.fused_stage = c.get_string("euler.kernels") == "fused";
   const char* side_keys[4] = {"boundary.x_lo", "boundary.x_hi", "boundary.y_lo", "boundary.y_hi"};
   for (int s = 0; s < 4; ++s) {
     const std::string& b = c.get_string(side_keys[s]);
@@ -201,7 +211,7 @@ Params params(const Config& c) {
   // kinetic energy that no mass flux pays for.
   if (p.gravity[2] != 0 && p.nz == 1)
     c.reject("gravity.z", "a 2D case (grid.nz: 1) has no z faces for the gas to fall through; give grid.nz > 1");
-  p.scalars = static_cast<int>(c.get_int("euler2d.scalars"));
+  p.scalars = static_cast<int>(c.get_int("euler.scalars"));
   std::map<std::string, double> constants;
   bool any_formula = false;
   for (int n = 1; n <= p.scalars; ++n) any_formula = any_formula || c.given("scalars.s" + std::to_string(n));
@@ -216,10 +226,10 @@ Params params(const Config& c) {
     p.scalar_initial.push_back([f](double x, double y, double z) { return (*f)(x, y, z); });
   }
   // The fused stage has no source terms and carries no scalars: with either
-  // the split kernels run, whatever euler2d.fused_stage says (the two give
+  // the split kernels run, whatever euler.kernels says (the two give
   // the same bits, so the key is a choice of speed). Not refused: a
   // checkpoint's stored configuration holds the key's default, true.
-  // (3D grids have a fused stage of their own, volume_fused_stage.hpp.)
+  // (3D grids have a fused stage of their own, stage_3d.hpp.)
   if (p.has_gravity() || p.scalars > 0) p.fused_stage = false;
 
   if (p.steps == 0 && !(p.end_time > 0)) c.reject("time.end_time", "must be positive when time.steps is 0");
@@ -231,7 +241,7 @@ Params params(const Config& c) {
                                          std::to_string(static_cast<long>(max_snapshots)) +
                                          " snapshots; choose a larger interval");
   if (p.original_faces && p.riemann != gas::RiemannSolver::hlle)
-    c.reject("euler2d.original_faces", "the tutorial's faces go with riemann: hlle");
+    c.reject("euler.original_faces", "the tutorial's faces go with riemann: hlle");
   if (p.three_d()) refuse_in_3d(c, p);
   if ((p.boundary_z[0] == BoundaryKind::periodic) != (p.boundary_z[1] == BoundaryKind::periodic))
     c.reject(c.given("boundary.z_lo") ? "boundary.z_lo" : "boundary.z_hi",
@@ -254,4 +264,4 @@ Params params(const Config& c) {
   return p;
 }
 
-}  // namespace cfd::euler2d
+}  // namespace cfd::euler

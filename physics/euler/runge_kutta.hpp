@@ -1,16 +1,16 @@
-// The time integrators of euler2d (forward Euler and the SSP Runge-Kutta
+// The time integrators of euler (forward Euler and the SSP Runge-Kutta
 // methods of order 2 and 3, Shu & Osher 1988) as a sequence of stages, one
-// source for both of euler2d::Solver<Real, Dim>'s dimensions. Each stage is
+// source for both of euler::Solver<Real, Dim>'s dimensions. Each stage is
 //   u_out = a * u_base + b * (u_in + dt * L(u_in)),
 // and at(c) readies the ghosts (the inflow sides') for the time t + c dt
 // that the stage's input stands for.
 #pragma once
 
-#include "physics/euler2d/euler2d_params.hpp"  // Integrator
+#include "physics/euler/euler_params.hpp"  // Integrator
 
 #include <utility>
 
-namespace cfd::euler2d {
+namespace cfd::euler {
 
 // One step: stage(u_base, u_in, u_out, a, b, dt, last) computes a stage and
 // returns, when `last`, the bound on the next dt its kernel found (the fused
@@ -52,4 +52,4 @@ Real ssp_step(Integrator integrator, bool apart, Array& u, Array& u_stage, const
   return bound;
 }
 
-}  // namespace cfd::euler2d
+}  // namespace cfd::euler
