@@ -1,8 +1,10 @@
-// The gas dynamics sod and euler share (physics/gas/): the exact Riemann
-// solver against Toro's tables, and the approximate Riemann solvers'
-// consistency with the physical flux and the two forms of HLLC.
+// The gas dynamics sod, euler and navier_stokes share (physics/gas/): the
+// exact Riemann solver against Toro's tables, the approximate Riemann
+// solvers' consistency with the physical flux and the two forms of HLLC
+// (each test over every solver of the list), and the integrators' table.
 #include "physics/gas/exact_riemann.hpp"
 #include "physics/gas/ideal_gas.hpp"
+#include "physics/gas/integrators.hpp"
 #include "physics/gas/riemann_solvers.hpp"
 
 #include <gtest/gtest.h>
@@ -11,6 +13,8 @@
 #include <cmath>
 #include <limits>
 #include <stdexcept>
+#include <string>
+#include <vector>
 
 using cfd::gas::ExactRiemann;
 
@@ -132,4 +136,68 @@ void expect_hllc_by_reciprocals_is_hllc_by_divisions() {
 TEST(RiemannSolvers, HllcByReciprocalsIsHllcByDivisions) {
   expect_hllc_by_reciprocals_is_hllc_by_divisions<double>();
   expect_hllc_by_reciprocals_is_hllc_by_divisions<float>();
+}
+
+// ---- The integrators' table (physics/gas/integrators.hpp) ----
+
+namespace {
+// One step of `m` for y' = f(t, y) from (t, y), as the solvers take it:
+// the convex stages, or the classical RK4 form, with each stage's time.
+template <class F>
+double integrator_step(const cfd::gas::IntegratorMethod& m, const F& f, double t, double y, double dt) {
+  double in = y, acc = 0;
+  for (int s = 0; s < m.stages; ++s) {
+    const cfd::gas::IntegratorStage& c = m.stage[s];
+    const double L = f(t + c.time.value() * dt, in);
+    const bool last = s == m.stages - 1;
+    if (m.convex) {
+      in = c.a.as<double>() * y + c.b.as<double>() * (in + dt * L);
+    } else if (last) {
+      in = y + c.w_out.scaled(dt) * (acc + L);
+    } else {
+      acc = s == 0 ? L : acc + c.w_acc.as<double>() * L;
+      in = y + c.w_out.scaled(dt) * L;
+    }
+  }
+  return in;
+}
+}  // namespace
+
+// Every method of the table reaches its stated order on a non-autonomous
+// equation, y' = y cos t (y = exp(sin t)), which holds the stages' times to
+// account too: the error at t = 1 falls by 2^order when dt halves.
+TEST(Integrators, EachMethodHasItsOrderWithItsStagesTimes) {
+  const auto f = [](double t, double y) { return y * std::cos(t); };
+  for (const auto& m : cfd::gas::integrator_methods) {
+    SCOPED_TRACE(m.name);
+    double error[2];
+    for (int r = 0; r < 2; ++r) {
+      const int n = 40 << r;
+      double y = 1;
+      for (int k = 0; k < n; ++k) y = integrator_step(m, f, double(k) / n, y, 1.0 / n);
+      error[r] = std::fabs(y - std::exp(std::sin(1.0)));
+    }
+    const double order = std::log2(error[0] / error[1]);
+    EXPECT_NEAR(order, m.order, 0.15) << error[0] << " " << error[1];
+  }
+}
+
+// The convex stages are consistent (a + b = 1), each input's time is where
+// the stage before put it (b (time + 1)), and the names lead back.
+TEST(Integrators, ConvexStagesAreConsistentAndNamesLeadBack) {
+  for (const auto& m : cfd::gas::integrator_methods) {
+    SCOPED_TRACE(m.name);
+    EXPECT_EQ(cfd::gas::integrator_named(m.name), m.id);
+    EXPECT_EQ(&cfd::gas::integrator_method(m.id), &m);
+    if (!m.convex) continue;
+    EXPECT_EQ(m.stage[0].time.value(), 0.0);
+    for (int s = 0; s < m.stages; ++s) {
+      EXPECT_EQ(m.stage[s].a.value() + m.stage[s].b.value(), 1.0);
+      if (s + 1 < m.stages)
+        EXPECT_DOUBLE_EQ(m.stage[s + 1].time.value(), m.stage[s].b.value() * (m.stage[s].time.value() + 1));
+    }
+  }
+  EXPECT_THROW(cfd::gas::integrator_named("rk5"), std::invalid_argument);
+  EXPECT_EQ(cfd::gas::integrator_names({cfd::gas::Integrator::rk4, cfd::gas::Integrator::rk3}),
+            (std::vector<std::string>{"rk3", "rk4"}));
 }

@@ -69,7 +69,7 @@ Params fv(long n, bool plm_rk2) {
   p.end_time = 0.2;
   p.cfl = 0.8;
   p.reconstruct = plm_rk2;
-  p.rk2 = plm_rk2;
+  p.integrator = plm_rk2 ? cfd::gas::Integrator::rk2 : cfd::gas::Integrator::euler;
   p.cfl = plm_rk2 ? 0.8 : 0.9;
   return p;
 }

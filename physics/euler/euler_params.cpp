@@ -78,7 +78,7 @@ std::vector<KeySpec> keys() {
        KeyType::choice,
        "rk2",
        "time integrator: forward euler, SSP-RK2 or SSP-RK3",
-       {"euler", "rk2", "rk3"}},
+       gas::integrator_names({Integrator::euler, Integrator::rk2, Integrator::rk3})},
       {"euler.original_faces", KeyType::boolean, "false",
        "the tutorial's faces: e and p reconstructed independently, face energy and sound speed from e (needs hlle)"},
       {"euler.kernels",
@@ -182,7 +182,7 @@ Params params(const Config& c) {
   const std::string& r = c.get_string("euler.riemann");
   p.riemann = gas::riemann_solver_named(r);
   const std::string& i = c.get_string("euler.integrator");
-  p.integrator = i == "euler" ? Integrator::euler : i == "rk3" ? Integrator::rk3 : Integrator::rk2;
+  p.integrator = gas::integrator_named(i);
   p.original_faces = c.get_bool("euler.original_faces");
   p.fused_stage = c.get_string("euler.kernels") == "fused";
   const char* side_keys[4] = {"boundary.x_lo", "boundary.x_hi", "boundary.y_lo", "boundary.y_hi"};

@@ -9,6 +9,7 @@
 #include "core/decomposition.hpp"
 #include "physics/euler/inflow_sides.hpp"
 #include "physics/euler/problems/problem.hpp"
+#include "physics/gas/integrators.hpp"
 #include "physics/gas/limiters.hpp"
 #include "physics/gas/riemann_solvers.hpp"
 
@@ -18,7 +19,7 @@
 
 namespace cfd::euler {
 
-enum class Integrator { euler, rk2, rk3 };
+using gas::Integrator;  // euler offers euler, rk2 and rk3 (physics/gas/integrators.hpp)
 
 struct Params {
   const Problem* problem = nullptr;  // euler.problem, from the table (problems/problem.hpp)

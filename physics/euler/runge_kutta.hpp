@@ -1,13 +1,16 @@
-// The time integrators of euler (forward Euler and the SSP Runge-Kutta
-// methods of order 2 and 3, Shu & Osher 1988) as a sequence of stages, one
-// source for both of euler::Solver<Real, Dim>'s dimensions. Each stage is
+// A step of euler as the sequence of stages of its integrator's table
+// (physics/gas/integrators.hpp: forward Euler, SSP-RK2, SSP-RK3), one source
+// for both of euler::Solver<Real, Dim>'s dimensions. Each stage is
 //   u_out = a * u_base + b * (u_in + dt * L(u_in)),
 // and at(c) readies the ghosts (the inflow sides') for the time t + c dt
 // that the stage's input stands for.
 #pragma once
 
 #include "physics/euler/euler_params.hpp"  // Integrator
+#include "physics/gas/integrators.hpp"
 
+#include <stdexcept>
+#include <string>
 #include <utility>
 
 namespace cfd::euler {
@@ -25,29 +28,27 @@ namespace cfd::euler {
 template <class Real, class Array, class At, class Stage>
 Real ssp_step(Integrator integrator, bool apart, Array& u, Array& u_stage, const Array& u_stage2, Real dt, const At& at,
               const Stage& stage) {
+  const gas::IntegratorMethod& m = gas::integrator_method(integrator);
+  if (!m.convex) throw std::logic_error("euler: " + std::string(m.name) + " is not a convex (Shu-Osher) method");
+  auto a = [&](int s) { return m.stage[s].a.template as<Real>(); };
+  auto b = [&](int s) { return m.stage[s].b.template as<Real>(); };
+  if (m.stages == 1) {
+    at(m.stage[0].time.value());
+    const Real bound = stage(u, u, apart ? u_stage : u, a(0), b(0), dt, true);
+    if (apart) std::swap(u, u_stage);
+    return bound;
+  }
   Real bound{};
-  switch (integrator) {
-    case Integrator::euler:
-      at(0.0);
-      bound = stage(u, u, apart ? u_stage : u, Real(0), Real(1), dt, true);
-      if (apart) std::swap(u, u_stage);
-      break;
-    case Integrator::rk2:  // u1 = u + dt L(u); u = u/2 + (u1 + dt L(u1))/2
-      at(0.0);
-      stage(u, u, u_stage, Real(0), Real(1), dt, false);
-      at(1.0);
-      bound = stage(u, u_stage, u, Real(0.5), Real(0.5), dt, true);
-      break;
-    case Integrator::rk3: {  // u1 = u + dt L(u); u2 = 3/4 u + 1/4 (u1 + dt L(u1)); u = 1/3 u + 2/3 (u2 + dt L(u2))
-      const Array& second = apart ? u_stage2 : u_stage;
-      at(0.0);
-      stage(u, u, u_stage, Real(0), Real(1), dt, false);
-      at(1.0);
-      stage(u, u_stage, second, Real(0.75), Real(0.25), dt, false);
-      at(0.5);
-      bound = stage(u, second, u, Real(1) / Real(3), Real(2) / Real(3), dt, true);
-      break;
-    }
+  const Array* in = &u;
+  for (int s = 0; s < m.stages; ++s) {
+    const bool last = s == m.stages - 1;
+    // The first stage writes u_stage, the last u; one between (SSP-RK3's
+    // second) writes u_stage again, or u_stage2 when stages are apart.
+    const Array& out = last ? u : s == 0 || !apart ? u_stage : u_stage2;
+    at(m.stage[s].time.value());
+    const Real found = stage(u, *in, out, a(s), b(s), dt, last);
+    if (last) bound = found;
+    in = &out;
   }
   return bound;
 }

@@ -31,7 +31,7 @@ struct Case : CaseRun {
                               (Dim == 3 ? " x " + std::to_string(params.nz) : std::string());
     std::printf("cfdrun navier_stokes: %s, %s cells, order %d, %s, %s, viscosity %s, %s, on %s\n%soutput: %s\n",
                 params.problem->name, cells.c_str(), params.order, params.pressure_equilibrium ? "keep_pe" : "keep",
-                params.integrator == Integrator::rk4 ? "rk4" : "rk3", config.get_string("viscosity.law").c_str(),
+                gas::integrator_method(params.integrator).name, config.get_string("viscosity.law").c_str(),
                 precision().c_str(), ExecSpace::name(), ranks.c_str(), out.dir.c_str());
   }
 

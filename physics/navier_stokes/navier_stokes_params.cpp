@@ -72,7 +72,8 @@ std::vector<KeySpec> keys() {
        "convective split form: keep (Kuya, Totani and Kawai 2018: kinetic energy preserved by the convective terms, "
        "entropy nearly) or keep_pe (Shima et al. 2021: also keeps a uniform pressure uniform across density jumps)",
        {"keep", "keep_pe"}},
-      {"navier_stokes.integrator", KeyType::choice, "rk4", "time integrator: SSP-RK3 or classical RK4", {"rk3", "rk4"}},
+      {"navier_stokes.integrator", KeyType::choice, "rk4", "time integrator: SSP-RK3 or classical RK4",
+       gas::integrator_names({Integrator::rk3, Integrator::rk4})},
       {"gas.gamma", KeyType::real, "1.4", "ratio of specific heats", {}, 1.0000001, 10},
       {"gas.R", KeyType::real, "1", "gas constant: T = p/(rho R) (1: temperature in units of velocity^2)", {}, 1e-300},
       {"gas.Pr", KeyType::real, "0.71", "Prandtl number: heat conductivity k = mu cp / Pr", {}, 1e-6},
@@ -160,7 +161,7 @@ Params params(const Config& c) {
   p.fp32 = c.get_string("navier_stokes.precision") == "fp32";
   p.order = std::stoi(c.get_string("navier_stokes.order"));
   p.pressure_equilibrium = c.get_string("navier_stokes.split") == "keep_pe";
-  p.integrator = c.get_string("navier_stokes.integrator") == "rk3" ? Integrator::rk3 : Integrator::rk4;
+  p.integrator = gas::integrator_named(c.get_string("navier_stokes.integrator"));
   p.gamma = c.get_real("gas.gamma");
   p.R = c.get_real("gas.R");
   p.Pr = c.get_real("gas.Pr");

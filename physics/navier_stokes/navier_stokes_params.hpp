@@ -8,6 +8,7 @@
 
 #include "core/config.hpp"
 #include "core/decomposition.hpp"
+#include "physics/gas/integrators.hpp"
 #include "physics/gas/transport.hpp"
 #include "physics/navier_stokes/problems/problem.hpp"
 
@@ -15,7 +16,7 @@
 
 namespace cfd::navier_stokes {
 
-enum class Integrator { rk3, rk4 };
+using gas::Integrator;  // navier_stokes offers rk3 and rk4 (physics/gas/integrators.hpp)
 enum class Side { periodic, isothermal_wall, adiabatic_wall };
 
 // One side of the box: periodic, or a wall moving in its own plane.

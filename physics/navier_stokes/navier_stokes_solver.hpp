@@ -148,20 +148,26 @@ class Solver {
            std::to_string(g[2] + 1) + ") has a density or pressure that is not positive";
   }
 
+  // A step: the stages of the integrator's table (physics/gas/integrators.hpp).
+  // Every stage but the last writes u_stage, which the next reads (in place:
+  // a cell's update reads only its own entries of it); the last writes u.
   void advance(double dt) {
     const Real h = Real(dt);
-    if (p_.integrator == Integrator::rk3) {
-      stage(u_, ssp(u_, u_stage_, Real(0), Real(1), h));
-      stage(u_stage_, ssp(u_, u_stage_, Real(0.75), Real(0.25), h));
-      stage(u_stage_, ssp(u_, u_, Real(1) / Real(3), Real(2) / Real(3), h));
-    } else {
-      for (int s = 1; s <= 4; ++s) {
-        StageRule<Real> rule;
+    const gas::IntegratorMethod& m = gas::integrator_method(p_.integrator);
+    for (int s = 0; s < m.stages; ++s) {
+      const gas::IntegratorStage& c = m.stage[s];
+      const bool last = s == m.stages - 1;
+      StageRule<Real> rule;
+      if (m.convex) {
+        rule.kind = StageKind::ssp;
+        rule.a = c.a.template as<Real>(), rule.b = c.b.template as<Real>(), rule.dt = h;
+      } else {
         rule.kind = StageKind::rk4;
-        rule.rk4_stage = s;
-        rule.dt = h;
-        stage(s == 1 ? u_ : u_stage_, {u_, s == 4 ? u_ : u_stage_, rule});
+        rule.first = s == 0, rule.last = last;
+        rule.w_acc = c.w_acc.template as<Real>();
+        rule.dt = c.w_out.scaled(h);  // w_out dt, as dt * num / den
       }
+      stage(s == 0 ? u_ : u_stage_, {u_, last ? u_ : u_stage_, rule});
     }
     ++step_;
     time_ += dt;

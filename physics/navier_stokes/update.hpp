@@ -4,8 +4,9 @@
 // FaceFluxes, before the updates; the budget diagnostics' single terms are
 // computed by each cell, the same bits), then the integrator's rule for the stage:
 //   ssp:  out = a base + b (in + dt L)                  (SSP-RK3, Shu and Osher 1988)
-//   rk4:  stages 1-3: acc (=, +=) w L, out = base + c dt L; stage 4:
+//   rk4:  stages 1-3: acc (=, +=) w_acc L, out = base + w_out dt L; stage 4:
 //         out = base + dt/6 (acc + L)                    (classical RK4)
+// (the coefficients from the integrator's table, gas/integrators.hpp)
 //   rhs:  out = L                                        (the diagnostics)
 // Each cell reads and writes only its own U entries, so out may be in.
 #pragma once
@@ -18,11 +19,14 @@ namespace cfd::navier_stokes {
 
 enum class StageKind { ssp, rk4, rhs };
 
+// A stage's coefficients from the integrator's table (gas/integrators.hpp).
 template <class Real>
 struct StageRule {
   StageKind kind = StageKind::ssp;
-  int rk4_stage = 1;  // 1 to 4
-  Real a = 0, b = 1, dt = 0;
+  Real a = 0, b = 1;  // ssp
+  Real dt = 0;        // ssp: the step; rk4: w_out times the step
+  Real w_acc = 1;     // rk4: acc += w_acc L
+  bool first = true, last = false;  // rk4: acc = L at the first stage; the last adds acc
 };
 
 // The faces on walls along each direction, in local indices (LONG_MIN when
@@ -181,11 +185,11 @@ struct CellUpdate {
           break;
         case StageKind::rhs: out(c, k, j, i) = L[c]; break;
         case StageKind::rk4:
-          if (rule.rk4_stage == 4) {
-            out(c, k, j, i) = base(c, k, j, i) + rule.dt / Real(6) * (acc(c, k, j, i) + L[c]);
+          if (rule.last) {
+            out(c, k, j, i) = base(c, k, j, i) + rule.dt * (acc(c, k, j, i) + L[c]);
           } else {
-            acc(c, k, j, i) = rule.rk4_stage == 1 ? L[c] : acc(c, k, j, i) + Real(2) * L[c];
-            out(c, k, j, i) = base(c, k, j, i) + (rule.rk4_stage == 3 ? rule.dt : Real(0.5) * rule.dt) * L[c];
+            acc(c, k, j, i) = rule.first ? L[c] : acc(c, k, j, i) + rule.w_acc * L[c];
+            out(c, k, j, i) = base(c, k, j, i) + rule.dt * L[c];
           }
           break;
       }

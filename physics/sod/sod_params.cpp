@@ -75,7 +75,8 @@ std::vector<KeySpec> keys() {
        "hllc only: plm (piecewise linear, limited, on rho, u, p) or constant (first-order Godunov)",
        {"plm", "constant"}},
       {"sod.limiter", KeyType::choice, "vanleer", "hllc with plm: slope limiter", {"minmod", "vanleer", "mc"}},
-      {"sod.integrator", KeyType::choice, "rk2", "hllc only: rk2 (SSP-RK2, Heun) or euler", {"rk2", "euler"}},
+      {"sod.integrator", KeyType::choice, "rk2", "hllc only: rk2 (SSP-RK2, Heun) or euler",
+       gas::integrator_names({gas::Integrator::euler, gas::Integrator::rk2})},
       {"sod.units",
        KeyType::choice,
        "sod",
@@ -143,7 +144,7 @@ Params params(const Config& c) {
   p.reconstruct = c.get_string("sod.reconstruction") == "plm";
   const std::string& l = c.get_string("sod.limiter");
   p.limiter = l == "minmod" ? gas::Limiter::minmod : l == "mc" ? gas::Limiter::mc : gas::Limiter::vanleer;
-  p.rk2 = c.get_string("sod.integrator") == "rk2";
+  p.integrator = gas::integrator_named(c.get_string("sod.integrator"));
   p.text_output = c.get_bool("sod.text_output");
   p.gamma = c.get_real("gas.gamma");
   p.R = c.get_real("gas.R");

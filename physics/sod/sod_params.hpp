@@ -6,6 +6,7 @@
 #include "core/config.hpp"
 #include "core/decomposition.hpp"
 #include "physics/gas/exact_riemann.hpp"
+#include "physics/gas/integrators.hpp"
 #include "physics/gas/limiters.hpp"
 #include "physics/sod/keep_flux.hpp"
 #include "physics/sod/problems/problem.hpp"
@@ -34,7 +35,7 @@ struct Params {
   BoundaryKind boundary = BoundaryKind::fixed;  // fixed: the initial states, frozen
   gas::Limiter limiter = gas::Limiter::vanleer;
   bool reconstruct = true;  // plm (true) or piecewise constant (first-order Godunov)
-  bool rk2 = true;          // SSP-RK2 (true) or forward Euler
+  gas::Integrator integrator = gas::Integrator::rk2;  // hllc: SSP-RK2 or forward Euler (gas/integrators.hpp)
   // gas
   double gamma = 1.4, R = 287.03, Pr = 0.72, mu0 = 1.716e-5, T0 = 273.2, S = 111, Re = 25000;
   double rho_ref = 1.293, T_ref = 300;

@@ -729,20 +729,26 @@ class Solver {
                          FaceFluxes<Real, Layout>{q, f_, Real(p_.gamma), p_.reconstruct, p_.limiter});
   }
 
+  // A step: the stages of the integrator's table (physics/gas/integrators.hpp),
+  // each u_out = a q + b (u_in + dt L(u_in)) from the faces' fluxes of u_in.
+  // The first stage writes q2_ and later ones read it (in place: a cell's
+  // update reads only its own entries); the last of several writes q, and
+  // forward Euler's one stage writes q2_, which then becomes q.
   void fv_step(Real ratio) {
     const Kokkos::RangePolicy<ExecSpace> cells(grid_.begin(0), grid_.end(0));
-    fluxes(q_);
-    if (!p_.rk2) {
-      Kokkos::parallel_for("sod::rk_update", cells, RkUpdate<Real, Layout>{q_, q_, q2_, f_, Real(0), Real(1), ratio});
-      std::swap(q_, q2_);
-      halo_.fill(Ghosts{q_});
-      return;
+    const gas::IntegratorMethod& m = gas::integrator_method(p_.integrator);
+    for (int s = 0; s < m.stages; ++s) {
+      const bool last = s == m.stages - 1;
+      State<Real, Layout>& in = s == 0 ? q_ : q2_;
+      State<Real, Layout>& out = last && m.stages > 1 ? q_ : q2_;
+      fluxes(in);
+      Kokkos::parallel_for(
+          "sod::rk_update", cells,
+          RkUpdate<Real, Layout>{q_, in, out, f_, m.stage[s].a.template as<Real>(), m.stage[s].b.template as<Real>(),
+                                 ratio});
+      if (last && m.stages == 1) std::swap(q_, q2_);
+      halo_.fill(Ghosts{last ? q_ : out});
     }
-    Kokkos::parallel_for("sod::rk_update", cells, RkUpdate<Real, Layout>{q_, q_, q2_, f_, Real(0), Real(1), ratio});
-    halo_.fill(Ghosts{q2_});
-    fluxes(q2_);
-    Kokkos::parallel_for("sod::rk_update", cells, RkUpdate<Real, Layout>{q_, q2_, q_, f_, Real(0.5), Real(0.5), ratio});
-    halo_.fill(Ghosts{q_});
   }
 
   Params p_;
