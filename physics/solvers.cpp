@@ -46,7 +46,7 @@ std::vector<KeySpec> solver_keys(const std::string& name) {
     // "euler3d", "euler1d": a solver's name with the dimension added.
     const std::string n = s.name;
     if (hint.empty() && name.size() > n.size() && name.compare(0, n.size(), n) == 0)
-      hint = " (did you mean '" + n + "'? " + n + ": " + s.summary + ")";
+      hint = " (did you mean '" + n + "'? the grid gives the dimension: grid.ny: 1 is 1D, grid.nz > 1 is 3D)";
   }
   throw ConfigError("unknown solver '" + name + "'" + hint + "; cfdrun knows: " + known);
 }

@@ -261,7 +261,7 @@ int main(int argc, char* argv[]) {
   if (list_keys) {
     bool listed = false;
     for (const auto& s : cfd::solvers()) {
-      if (!list_solver.empty() && list_solver != s.name) continue;
+      if (!list_solver.empty() && list_solver != s.name && !(s.former_name && list_solver == s.former_name)) continue;
       const auto keys = s.keys();
       if (markdown) {
         std::printf("%s", cfd::keys_markdown(keys).c_str());
