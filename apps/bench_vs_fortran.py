@@ -37,7 +37,7 @@ def cfdrun_rates(cfdbench, sizes, variants, steps, threads):
     env = dict(os.environ, OMP_NUM_THREADS=str(threads), OMP_PROC_BIND=os.environ.get("OMP_PROC_BIND", "true"))
     with tempfile.NamedTemporaryFile(suffix=".csv") as tmp:
         csv_path = tmp.name
-        cmd = [cfdbench, "--solver", "euler", "--sizes", ",".join(map(str, sizes)), "--steps", str(steps),
+        cmd = [cfdbench, "--solver", "euler2d", "--sizes", ",".join(map(str, sizes)), "--steps", str(steps),
                "--precision", "fp64", "--variants", ",".join(variants), "--csv", csv_path]
         subprocess.run(cmd, capture_output=True, text=True, env=env, check=True)
         with open(csv_path) as f:

@@ -124,9 +124,9 @@ run "euler3d_$n3big" "$bin/cfdbench" --solver euler3d --sizes "$n3big" --steps 1
   awk -F, 'NR > 1 { printf "  %.3f s a step (%.3g cell-updates/s), %.1f B/cell\n", $7 / $5, $8, $11 }' \
     "$out/euler3d_$n3big.csv" | tee -a "$summary"
 
-run euler_$n2 "$bin/cfdbench" --solver euler2d --sizes $n2 --steps 50 --repeats 3 --precision fp64,fp32 \
-  --variants plm-hlle-rk2,plm-hllc-rk2 --csv "$out/euler_$n2.csv" &&
-  note "euler $n2^2 (not below 4.4e9 FP64 hlle):" && rates "$out/euler_$n2.csv" 2
+run euler2d_$n2 "$bin/cfdbench" --solver euler2d --sizes $n2 --steps 50 --repeats 3 --precision fp64,fp32 \
+  --variants plm-hlle-rk2,plm-hllc-rk2 --csv "$out/euler2d_$n2.csv" &&
+  note "euler2d $n2^2 (not below 4.4e9 FP64 hlle):" && rates "$out/euler2d_$n2.csv" 2
 
 t0=$SECONDS
 if run taylor_green "$bin/cfdrun" "$repo/config/taylor_green.yaml" --set grid.nx=$tg_n --set grid.ny=$tg_n \

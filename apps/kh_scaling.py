@@ -119,7 +119,7 @@ def main():
         if args.halo:
             csv = os.path.join(args.work, f"halo{n}_np{args.ranks}.csv")
             run(shlex.split(args.launcher.format(n=args.ranks)) +
-                [tools["cfdbench"], "--solver", "euler", "--variants", "tutorial", "--precision", "fp64",
+                [tools["cfdbench"], "--solver", "euler2d", "--variants", "tutorial", "--precision", "fp64",
                  "--sizes", str(n), "--steps", str(args.halo_steps), "--repeats", "1", "--csv", csv],
                 f"cfdbench on {args.ranks} ranks at {n}^2")
             with open(csv) as f:

@@ -36,11 +36,11 @@ whole, branch, step, checkpoint = sys.argv[1], sys.argv[2], int(sys.argv[3]), sy
 def snaps(d):
     return sorted(os.path.basename(p) for p in glob.glob(d + "/euler_[0-9]*.h5"))
 w, b = snaps(whole), snaps(branch)
-steps = [int(n[8:16]) for n in b]
+steps = [int(n[6:14]) for n in b]
 assert steps[0] == step, f"the branch's series begins at step {steps[0]}, not the checkpoint's {step}"
 # The branch begins with the checkpoint's state (a snapshot the unbroken
 # run need not have), then has the unbroken run's later snapshots.
-assert b[1:] == [n for n in w if int(n[8:16]) > step], f"branch {b} vs whole {w}"
+assert b[1:] == [n for n in w if int(n[6:14]) > step], f"branch {b} vs whole {w}"
 assert len(b) >= 3, b
 for name in b[1:]:
     with h5py.File(f"{whole}/{name}") as x, h5py.File(f"{branch}/{name}") as y:

@@ -19,7 +19,9 @@
 set -euo pipefail
 bin=$1 fixture=$2
 source "$(dirname "$0")/test_lib.sh"
-export OMP_PROC_BIND=false
+# One thread, as the folder was written: the history's totals are sums over
+# the cells, whose order follows the thread count (the fields do not).
+export OMP_PROC_BIND=false OMP_NUM_THREADS=1
 python=${PYTHON:-python3}
 
 digests() {  # SNAPSHOT: "field NAME SHA256" lines, as in the .expected file

@@ -264,7 +264,7 @@ TEST(Euler2dConfig, BadConfigurationsAreRejected) {
                                            {}, cfd::solver_keys);
   ASSERT_EQ(dc.warnings().size(), 1u);
   EXPECT_EQ(dc.warnings()[0],
-            "e.yaml:2:40: warning: 'euler.limiter': has no effect with euler.reconstruction: dc (it applies with "
+            "e.yaml:2:38: warning: 'euler.limiter': has no effect with euler.reconstruction: dc (it applies with "
             "euler.reconstruction: plm); it is ignored");
   const auto steps =
       cfd::Config::from_string("solver: euler\ntime: {steps: 10, end_time: 3}\n", "e.yaml", {}, cfd::solver_keys);

@@ -25,8 +25,8 @@ enum class Scheme { explicit_euler, backward_euler, crank_nicolson };
 enum class ImplicitOperator { matrix, stencil };
 enum class Preconditioner { none, jacobi, gauss_seidel };
 
-struct Params {
-  long nx = 256, ny = 256;  // points, edges included
+// The grid (Setting, what a problem reads), then the rest.
+struct Params : Setting {
   long steps = 100;
   double alpha = 0.1;  // D dt / dx^2, applied in the working precision
   Precision precision = Precision::fp64;

@@ -21,13 +21,11 @@ namespace cfd::euler {
 
 using gas::Integrator;  // euler offers euler, rk2 and rk3 (physics/gas/integrators.hpp)
 
-struct Params {
+// The domain, grid and gas (Setting, what a problem reads), then the numerics.
+struct Params : Setting {
   const Problem* problem = nullptr;  // euler.problem, from the table (problems/problem.hpp)
   StateAt initial;                   // the problem's state (host only)
-  long nx = 256, ny = 256;
-  long nz = 1;                                     // > 1: a 3D grid (Solver<Real, 3>)
-  std::array<double, 3> lo{0, 0, 0}, hi{1, 1, 1};  // domain, from the problem (z: 3D grids)
-  long steps = 0;                                  // 0: run to end_time
+  long steps = 0;                    // 0: run to end_time
   double end_time = 2;
   double cfl = 0.4;
   bool fp32 = false;
@@ -37,11 +35,9 @@ struct Params {
   Integrator integrator = Integrator::rk2;
   bool original_faces = false;  // the tutorial's face energy and sound speed from the reconstructed e
   bool fused_stage = true;      // one kernel per stage (stage_2d.hpp); false: the split kernels
-  double gamma = 5.0 / 3.0;
   std::array<BoundaryKind, 4> boundary{BoundaryKind::periodic, BoundaryKind::periodic, BoundaryKind::periodic,
                                        BoundaryKind::periodic};                            // x_lo, x_hi, y_lo, y_hi
   std::array<BoundaryKind, 2> boundary_z{BoundaryKind::periodic, BoundaryKind::periodic};  // 3D grids: z_lo, z_hi
-  bool three_d() const { return nz > 1; }
   // The six sides' kinds in side_names' order (x_lo, x_hi, y_lo, y_hi, z_lo, z_hi).
   std::array<BoundaryKind, side_count> sides() const {
     return {boundary[0], boundary[1], boundary[2], boundary[3], boundary_z[0], boundary_z[1]};

@@ -17,22 +17,12 @@
 namespace cfd::navier_stokes {
 
 using gas::Integrator;  // navier_stokes offers rk3 and rk4 (physics/gas/integrators.hpp)
-enum class Side { periodic, isothermal_wall, adiabatic_wall };
-
-// One side of the box: periodic, or a wall moving in its own plane.
-struct Wall {
-  Side kind = Side::periodic;
-  std::array<double, 3> velocity{0, 0, 0};  // the wall's velocity (its normal component is 0)
-  double temperature = 1;                   // isothermal walls
-  bool is_wall() const { return kind != Side::periodic; }
-};
-
-struct Params {
+// The domain, grid, gas and sides (Setting, what a problem reads; Side and
+// Wall there too), then the numerics.
+struct Params : Setting {
   const Problem* problem = nullptr;  // navier_stokes.problem
   StateAt initial;                   // the problem's state (host only)
-  long nx = 64, ny = 64, nz = 64;    // nz = 1: a 2D case
-  std::array<double, 3> lo{0, 0, 0}, hi{1, 1, 1};
-  long steps = 0;  // 0: run to end_time
+  long steps = 0;                    // 0: run to end_time
   double end_time = 1;
   double cfl = 1.0;      // dt <= cfl / sum_d (|v_d| + c)/h_d
   double fourier = 0.2;  // dt <= fourier / (nu_eff sum_d 1/h_d^2)
@@ -41,19 +31,12 @@ struct Params {
   int order = 4;                      // 2, 4 or 6
   bool pressure_equilibrium = false;  // KEEP-PE instead of KEEP
   Integrator integrator = Integrator::rk4;
-  double gamma = 1.4, R = 1, Pr = 0.71;
-  gas::Viscosity<double> viscosity;
-  std::array<Wall, 6> sides;  // x_lo, x_hi, y_lo, y_hi, z_lo, z_hi
   double output_interval = 0;
 
-  bool three_d() const { return nz > 1; }
-  int dimensions() const { return three_d() ? 3 : 2; }
   int half_width() const { return order / 2; }  // the KEEP stencil's nodes on each side of a face
   // Ghost layers: the viscous flux a cell takes reaches 2 half_width - 1
   // cells out (update.hpp); the convective one half_width.
   int ghost_width() const { return viscosity.law == gas::ViscosityLaw::none ? half_width() : 2 * half_width() - 1; }
-  double cp() const { return gamma * R / (gamma - 1); }
-  const Wall& side(int d, int s) const { return sides[2 * d + s]; }
 };
 
 std::vector<KeySpec> keys();

@@ -1,6 +1,5 @@
 // The user's formula of x and y (no recompiling: docs/own-problem.md).
 #include "core/case_formulas.hpp"
-#include "physics/diffusion/diffusion_params.hpp"
 #include "physics/diffusion/problems/problem.hpp"
 
 #include <memory>
@@ -14,7 +13,7 @@ extern const Problem expression{
           {"expression.u", KeyType::string, "0", "u: a formula of x, y, the constants.* and pi"},
           constants_key("expression.u")};
     },
-    [](const Config& c, const Params& p) -> InitialU {
+    [](const Config& c, const Setting& p) -> InitialU {
       // Shared: an Expression is not copyable, an InitialU is copied.
       const auto u = std::make_shared<const Expression>(case_formula(c, "expression.u", case_constants(c)));
       return [u, gx = double(p.nx - 1), gy = double(p.ny - 1)](long i, long j) { return (*u)(i / gx, j / gy); };

@@ -14,7 +14,12 @@
 
 namespace cfd::diffusion {
 
-struct Params;
+// What a problem reads of the case beside its own keys: the grid. The
+// solver's Params is a Setting and more, so this folder includes nothing of
+// the solver's.
+struct Setting {
+  long nx = 256, ny = 256;  // points, edges included
+};
 
 // u at the interior point of 0-based global indices (i, j) of the nx x ny
 // grid, on the host, in double (the solver rounds it once to its precision).
@@ -29,7 +34,7 @@ struct Problem {
   std::vector<KeySpec> (*keys)();
   // Reads its keys (refusing what does not fit with Config::reject) and
   // returns u; `p` holds the grid already.
-  InitialU (*state)(const Config& c, const Params& p);
+  InitialU (*state)(const Config& c, const Setting& p);
   // What a u that is not finite is blamed on: "the formula expression.u gives".
   const char* source;
 };

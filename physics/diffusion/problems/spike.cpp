@@ -1,5 +1,4 @@
 // The original's initial state: u = 1 at the centre point, 0 elsewhere.
-#include "physics/diffusion/diffusion_params.hpp"
 #include "physics/diffusion/problems/problem.hpp"
 
 namespace cfd::diffusion {
@@ -14,7 +13,7 @@ InitialU centre_spike(long nx, long ny) {
 namespace problems_list {
 extern const Problem spike{"spike", "u = 1 at the centre point ((nx+1)/2, (ny+1)/2), 0 elsewhere (the original)",
                            [] { return std::vector<KeySpec>{}; },
-                           [](const Config&, const Params& p) { return centre_spike(p.nx, p.ny); }, "the spike"};
+                           [](const Config&, const Setting& p) { return centre_spike(p.nx, p.ny); }, "the spike"};
 }  // namespace problems_list
 
 }  // namespace cfd::diffusion

@@ -8,7 +8,6 @@
 // then rounded to the working precision as every problem's state is. Every
 // rank reads the whole arrays at the start and takes its own cells.
 #include "core/initial_file.hpp"
-#include "physics/euler/euler_params.hpp"
 #include "physics/euler/problems/problem.hpp"
 
 #include <cmath>
@@ -36,7 +35,7 @@ std::vector<KeySpec> file_keys() {
       "(nz, ny, nx), at its root or in /fields (a cfdrun snapshot)")};
 }
 
-StateAt file_state(const Config& c, const Params& p) {
+StateAt file_state(const Config& c, const Setting& p) {
   auto state = std::make_shared<FileState>();
   state->nx = p.nx, state->ny = p.ny, state->nz = p.nz, state->lo = p.lo, state->hi = p.hi;
   if (p.three_d()) {

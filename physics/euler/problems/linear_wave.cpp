@@ -6,7 +6,6 @@
 // the wave moved by c t along its direction (to first order in the
 // amplitude), against which tests/test_euler3d.cpp measures second-order
 // convergence.
-#include "physics/euler/euler_params.hpp"
 #include "physics/euler/problems/problem.hpp"
 
 #include <cmath>
@@ -38,7 +37,7 @@ std::vector<KeySpec> wave_keys() {
            1e6}};
 }
 
-StateAt wave_state(const Config& c, const Params& p) {
+StateAt wave_state(const Config& c, const Setting& p) {
   Wave w{};
   w.amplitude = c.get_real("linear_wave.amplitude");
   w.rho = c.get_real("linear_wave.rho");

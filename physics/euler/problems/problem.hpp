@@ -10,13 +10,24 @@
 #include "core/config.hpp"
 #include "physics/gas/ideal_gas.hpp"
 
+#include <array>
 #include <functional>
 #include <string>
 #include <vector>
 
 namespace cfd::euler {
 
-struct Params;
+// What a problem reads of the case beside its own keys: the domain, the
+// grid and the gas, set before the problem is asked. The solver's Params
+// is a Setting and more, so a problem sees none of the solver's numerics
+// and this folder includes nothing of the solver's.
+struct Setting {
+  std::array<double, 3> lo{0, 0, 0}, hi{1, 1, 1};  // domain, from the problem (z: 3D grids)
+  long nx = 256, ny = 256;
+  long nz = 1;  // > 1: a 3D grid (Solver<Real, 3>)
+  double gamma = 5.0 / 3.0;
+  bool three_d() const { return nz > 1; }
+};
 
 // A problem's primitive state at (x, y, z) and time t, on the host: the
 // initial state at t = 0, and at later t the exact solution where the problem
@@ -34,7 +45,7 @@ struct Problem {
   // Reads its constants from the case, refuses those that do not fit
   // together (Config::reject names the key's place), and returns its state;
   // `p` holds the domain, gamma and grid size already.
-  StateAt (*state)(const Config& c, const Params& p);
+  StateAt (*state)(const Config& c, const Setting& p);
 };
 
 // Every problem, the default (kh_mcnally) first.

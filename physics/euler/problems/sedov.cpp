@@ -8,7 +8,6 @@
 // places them, so the box holds E (plus the ambient gas's energy) to
 // round-off at any resolution: tests/test_euler3d.cpp checks that and the
 // shock radius, apps/verify_sedov.py the radius of a finished run.
-#include "physics/euler/euler_params.hpp"
 #include "physics/euler/problems/problem.hpp"
 
 #include <cmath>
@@ -33,12 +32,12 @@ std::vector<KeySpec> sedov_keys() {
 }
 
 // The centre of global cell g along d, as euler::Solver places it.
-double centre(const Params& p, int d, long g, long n) {
+double centre(const Setting& p, int d, long g, long n) {
   const double h = (p.hi[d] - p.lo[d]) / static_cast<double>(n);
   return 0.5 * ((h * static_cast<double>(g) + p.lo[d]) + (h * static_cast<double>(g + 1) + p.lo[d]));
 }
 
-StateAt sedov_state(const Config& c, const Params& p) {
+StateAt sedov_state(const Config& c, const Setting& p) {
   Explosion k{};
   k.rho = c.get_real("sedov.rho");
   k.p_ambient = c.get_real("sedov.p_ambient");

@@ -2,7 +2,6 @@
 // 150, 199), strength 5, advected at (1, 1) through a periodic [-5,5]^2: its
 // exact solution at any time is the translated vortex, against which
 // tests/test_euler2d.cpp measures second-order convergence.
-#include "physics/euler/euler_params.hpp"
 #include "physics/euler/problems/problem.hpp"
 
 #include <cmath>
@@ -23,7 +22,7 @@ std::vector<KeySpec> vortex_keys() {
           {"vortex.vy", KeyType::real, "1", "y velocity the vortex is advected with"}};
 }
 
-StateAt vortex_state(const Config& c, const Params& p) {
+StateAt vortex_state(const Config& c, const Setting& p) {
   const Vortex k{c.get_real("vortex.strength"), c.get_real("vortex.vx"), c.get_real("vortex.vy"), p.gamma, p.lo, p.hi};
   return [k](double x, double y, double, double time) {
     const double pi = 3.14159265358979323846;

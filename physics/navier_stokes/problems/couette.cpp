@@ -12,7 +12,6 @@
 // rho = p0/(R T). couette.start chooses the initial state: that steady
 // solution (exact), or the linear profiles between the walls' values
 // (linear), which viscous heating then bends into it.
-#include "physics/navier_stokes/navier_stokes_params.hpp"
 #include "physics/navier_stokes/problems/problem.hpp"
 
 #include <cmath>
@@ -32,7 +31,7 @@ std::vector<KeySpec> couette_keys() {
 
 std::string side_key(int s) { return std::string("boundary.") + "xyz"[s / 2] + (s % 2 ? "_hi" : "_lo"); }
 
-StateAt couette_state(const Config& c, Params& p) {
+StateAt couette_state(const Config& c, Setting& p) {
   // The direction across the walls: the one pair of wall sides.
   int across = -1;
   for (int d = 0; d < 3; ++d)

@@ -6,7 +6,6 @@
 // an exact solution of the Euler equations (viscosity.law: none; with heat
 // conduction it is not, since T = p/(rho R) varies). With KEEP-PE the
 // pressure stays uniform to round-off; plain KEEP lets it oscillate.
-#include "physics/navier_stokes/navier_stokes_params.hpp"
 #include "physics/navier_stokes/problems/problem.hpp"
 
 #include <cmath>
@@ -33,7 +32,7 @@ std::vector<KeySpec> density_wave_keys() {
            1000}};
 }
 
-StateAt density_wave_state(const Config& c, Params& p) {
+StateAt density_wave_state(const Config& c, Setting& p) {
   for (int s = 0; s < 6; ++s)
     if (p.sides[s].is_wall())
       c.reject(std::string("boundary.") + "xyz"[s / 2] + (s % 2 ? "_hi" : "_lo"),

@@ -7,13 +7,40 @@
 
 #include "core/config.hpp"
 #include "physics/gas/ideal_gas.hpp"
+#include "physics/gas/transport.hpp"
 
+#include <array>
 #include <functional>
 #include <vector>
 
 namespace cfd::navier_stokes {
 
-struct Params;
+enum class Side { periodic, isothermal_wall, adiabatic_wall };
+
+// One side of the box: periodic, or a wall moving in its own plane.
+struct Wall {
+  Side kind = Side::periodic;
+  std::array<double, 3> velocity{0, 0, 0};  // the wall's velocity (its normal component is 0)
+  double temperature = 1;                   // isothermal walls
+  bool is_wall() const { return kind != Side::periodic; }
+};
+
+// What a problem reads of the case beside its own keys: the domain, the
+// grid, the gas, its viscosity and the sides, set before the problem is
+// asked (a problem given by a Reynolds number sets the viscosity). The
+// solver's Params is a Setting and more, so a problem sees none of the
+// solver's numerics and this folder includes nothing of the solver's.
+struct Setting {
+  long nx = 64, ny = 64, nz = 64;  // nz = 1: a 2D case
+  std::array<double, 3> lo{0, 0, 0}, hi{1, 1, 1};
+  double gamma = 1.4, R = 1, Pr = 0.71;
+  gas::Viscosity<double> viscosity;
+  std::array<Wall, 6> sides;  // x_lo, x_hi, y_lo, y_hi, z_lo, z_hi
+  bool three_d() const { return nz > 1; }
+  int dimensions() const { return three_d() ? 3 : 2; }
+  double cp() const { return gamma * R / (gamma - 1); }
+  const Wall& side(int d, int s) const { return sides[2 * d + s]; }
+};
 
 // A problem's primitive state at (x, y, z) and time t on the host (a 2D
 // case asks at z = 0).
@@ -28,7 +55,7 @@ struct Problem {
   // returns its state. `p` holds the domain, grid, gas, viscosity and
   // sides already; a problem given by a Reynolds number sets the
   // viscosity (and refuses viscosity.mu given beside it).
-  StateAt (*state)(const Config& c, Params& p);
+  StateAt (*state)(const Config& c, Setting& p);
 };
 
 const std::vector<Problem>& problems();

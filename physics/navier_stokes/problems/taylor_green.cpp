@@ -13,7 +13,6 @@
 //   p = p0 + rho0/4 (cos 2x + cos 2y) e^(-4 nu t),  rho = rho0,
 // so that the kinetic energy decays as exp(-4 nu t) (2 nu k^2 with k^2 = 2)
 // up to the effects of compressibility, O(M^2).
-#include "physics/navier_stokes/navier_stokes_params.hpp"
 #include "physics/navier_stokes/problems/problem.hpp"
 
 #include <cmath>
@@ -37,7 +36,7 @@ std::vector<KeySpec> vortex_keys(const char* section, const char* mach, const ch
 }
 
 // Sets the viscosity from the problem's Reynolds number; returns p0.
-double vortex_scales(const Config& c, Params& p, const std::string& section) {
+double vortex_scales(const Config& c, Setting& p, const std::string& section) {
   const double mach = c.get_real(section + ".mach"), re = c.get_real(section + ".reynolds");
   const double p0 = 1.0 / (p.gamma * mach * mach);
   if (re > 0 && p.viscosity.law != gas::ViscosityLaw::none) {
@@ -54,7 +53,7 @@ double vortex_scales(const Config& c, Params& p, const std::string& section) {
 std::vector<KeySpec> taylor_green_keys() { return vortex_keys("taylor_green", "0.1", "1600"); }
 std::vector<KeySpec> taylor_green_2d_keys() { return vortex_keys("taylor_green_2d", "0.05", "100"); }
 
-StateAt taylor_green_state(const Config& c, Params& p) {
+StateAt taylor_green_state(const Config& c, Setting& p) {
   if (!p.three_d())
     c.reject("navier_stokes.problem", "taylor_green is the 3D vortex (grid.nz > 1); taylor_green_2d is the 2D one");
   const double p0 = vortex_scales(c, p, "taylor_green"), R = p.R, T0 = p0 / R;
@@ -65,7 +64,7 @@ StateAt taylor_green_state(const Config& c, Params& p) {
   };
 }
 
-StateAt taylor_green_2d_state(const Config& c, Params& p) {
+StateAt taylor_green_2d_state(const Config& c, Setting& p) {
   const double p0 = vortex_scales(c, p, "taylor_green_2d");
   const double nu = p.viscosity.law == gas::ViscosityLaw::none ? 0 : p.viscosity.mu0;  // rho0 = 1
   return [p0, nu](double x, double y, double, double t) {

@@ -2,7 +2,6 @@
 // docs/own-problem.md).
 #include "core/case_formulas.hpp"
 #include "physics/sod/problems/problem.hpp"
-#include "physics/sod/sod_params.hpp"
 
 #include <cmath>
 #include <memory>
@@ -20,13 +19,13 @@ extern const Problem expression{
           {"expression.p", KeyType::string, "1", "pressure: a formula of x, the constants.* and pi"},
           constants_key("expression.*")};
     },
-    [](const Config& c, Params& p) {
+    [](const Config& c, Setting& p) {
       struct Formulas {
         Expression rho, u, p;
       };
       const auto constants = case_constants(c);
       auto formula = [&](const char* key) { return case_formula(c, std::string("expression.") + key, constants); };
-      // Shared: Params are copied, an Expression is not copyable.
+      // Shared: a Setting is copied, an Expression is not copyable.
       const auto f = std::make_shared<const Formulas>(Formulas{formula("rho"), formula("u"), formula("p")});
       p.initial = [f](double x) { return gas::RiemannState{f->rho(x), f->u(x), f->p(x)}; };
       p.left = p.initial(0);

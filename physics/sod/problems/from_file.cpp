@@ -2,7 +2,6 @@
 // cfdrun snapshot continues a study, or another code's profile starts one.
 #include "core/initial_file.hpp"
 #include "physics/sod/problems/problem.hpp"
-#include "physics/sod/sod_params.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -16,7 +15,7 @@ extern const Problem file{
       return std::vector<KeySpec>{
           initial_file_key("datasets rho, u, p of shape (nx) in Sod units, at its root or in /fields")};
     },
-    [](const Config& c, Params& p) {
+    [](const Config& c, Setting& p) {
       // Node k (keep) or cell k (hllc) of the tube: the solver asks at
       // x = k/(nx-1) or (k + 0.5)/nx, and the ends at x = 0 and 1.
       auto f = std::make_shared<const std::vector<std::vector<double>>>(

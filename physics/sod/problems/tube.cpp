@@ -1,7 +1,6 @@
 // The original: Sod's shock tube (Sod 1978), two states either side of a
 // diaphragm.
 #include "physics/sod/problems/problem.hpp"
-#include "physics/sod/sod_params.hpp"
 
 #include <limits>
 
@@ -20,7 +19,7 @@ extern const Problem tube{
           {"state.p_right", KeyType::real, "0.1", "right pressure, Sod units", {}, -inf, inf},
           {"state.diaphragm", KeyType::real, "0.5", "diaphragm position as a fraction of the tube", {}, 0, 1}};
     },
-    [](const Config& c, Params& p) {
+    [](const Config& c, Setting& p) {
       p.left = {c.get_real("state.rho_left"), c.get_real("state.u_left"), c.get_real("state.p_left")};
       p.right = {c.get_real("state.rho_right"), c.get_real("state.u_right"), c.get_real("state.p_right")};
       p.diaphragm = c.get_real("state.diaphragm");
