@@ -277,9 +277,11 @@ void clear_after_checkpoint(const SnapshotSeries& series, const CheckpointHeader
                                       [&](const SnapshotSeries::Record& r) { return r.step == step; });
       remove = step > from.step || (step == from.step && !listed);
     }
-    // Only files of this run (the manifest lists them); a link or a user's
-    // file with such a name stays.
-    if (remove && (series.listed(name) || std::regex_match(name, unfinished))) fs::remove(entry.path(), ec);
+    // Only files of this run (the manifest lists them), and only regular
+    // files (remove_own_file); a link, a pipe, a folder or a user's file
+    // with such a name stays (a snapshot written there later is refused).
+    if (remove && (series.listed(name) || std::regex_match(name, unfinished)))
+      files::remove_own_file(entry.path().string());
   }
 }
 

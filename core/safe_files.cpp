@@ -25,19 +25,81 @@ bool is_link(const std::string& path) {
   return lstat(path.c_str(), &s) == 0 && S_ISLNK(s.st_mode);
 }
 
+namespace {
+
+std::string kind_of(const struct stat& s) {
+  if (S_ISREG(s.st_mode)) return "";
+  if (S_ISLNK(s.st_mode)) return "a symbolic link";
+  if (S_ISFIFO(s.st_mode)) return "a named pipe (FIFO)";
+  if (S_ISSOCK(s.st_mode)) return "a socket";
+  if (S_ISCHR(s.st_mode)) return "a character device";
+  if (S_ISBLK(s.st_mode)) return "a block device";
+  if (S_ISDIR(s.st_mode)) return "a folder";
+  return "not a regular file";
+}
+
+[[noreturn]] void refuse_link(const std::string& path) {
+  throw std::runtime_error(path +
+                           ": is a symbolic link; cfdrun writes no file through a link in its output folder "
+                           "(remove the link, or choose another output.dir)");
+}
+
+// Refuses what cfdrun must not open at `path`, as lstat or fstat saw it:
+// anything but a regular file, and a regular file with more than one name.
+void refuse_unless_own(const std::string& path, const struct stat& s) {
+  if (S_ISLNK(s.st_mode)) refuse_link(path);
+  if (!S_ISREG(s.st_mode))
+    throw std::runtime_error(path + ": is " + kind_of(s) +
+                             ", not a regular file; cfdrun opens only regular files of its own in its output folder "
+                             "(move it away, or choose another output.dir)");
+  if (s.st_nlink > 1)
+    throw std::runtime_error(path + ": is a hard link (the same file has " + std::to_string(s.st_nlink) +
+                             " names): cfdrun writes only files of its own, and writing this one would change it "
+                             "under its other names too (remove this name, which leaves the data under the others, "
+                             "or choose another output.dir)");
+}
+
+}  // namespace
+
+std::string special_kind(const std::string& path) {
+  struct stat s;
+  return lstat(path.c_str(), &s) == 0 ? kind_of(s) : "";
+}
+
 int open_no_follow(const std::string& path, int flags, mode_t mode) {
+  // What is there is looked at before it is opened: opening a named pipe
+  // waits for its other end (a run that hangs for ever), and opening a
+  // device may act on it.
+  struct stat s;
+  if (lstat(path.c_str(), &s) == 0) refuse_unless_own(path, s);
+  // Should something else take the name before open: O_NONBLOCK makes the
+  // open of a pipe return at once (ENXIO, or a descriptor that fstat then
+  // refuses), and O_TRUNC waits until the file is known to be cfdrun's own
+  // (truncating a hard link would empty the file under its other names).
   errno = 0;
-  const int fd = open(path.c_str(), flags | O_NOFOLLOW | O_CLOEXEC, mode);
-  if (fd >= 0) return fd;
-  const int why = errno;
-  // O_NOFOLLOW fails with ELOOP on a link; say what the user can do.
-  const bool link = why == ELOOP || is_link(path);
-  errno = why;  // for the caller's message, past lstat's
-  if (link)
-    throw std::runtime_error(path +
-                             ": is a symbolic link; cfdrun writes no file through a link in its output folder "
-                             "(remove the link, or choose another output.dir)");
-  throw std::runtime_error(path + ": cannot open: " + std::strerror(why));
+  const int fd = open(path.c_str(), (flags & ~O_TRUNC) | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK, mode);
+  if (fd < 0) {
+    const int why = errno;
+    // O_NOFOLLOW fails with ELOOP on a link; say what the user can do.
+    if (why == ELOOP || is_link(path)) refuse_link(path);
+    if (lstat(path.c_str(), &s) == 0 && !S_ISREG(s.st_mode)) refuse_unless_own(path, s);
+    errno = why;  // for the caller's message, past lstat's
+    throw std::runtime_error(path + ": cannot open: " + std::strerror(why));
+  }
+  try {
+    if (fstat(fd, &s) != 0) throw std::runtime_error(path + ": cannot open: " + std::strerror(errno));
+    refuse_unless_own(path, s);
+    // A regular file never blocks; the flag goes so that later calls on the
+    // descriptor behave as on any file.
+    const int status = fcntl(fd, F_GETFL);
+    if (status != -1) fcntl(fd, F_SETFL, status & ~O_NONBLOCK);
+    if ((flags & O_TRUNC) && ftruncate(fd, 0) != 0)
+      throw std::runtime_error(path + ": cannot empty the file: " + std::strerror(errno));
+  } catch (...) {
+    close(fd);
+    throw;
+  }
+  return fd;
 }
 
 std::FILE* fopen_no_follow(const std::string& path, const char* mode) {
@@ -70,6 +132,17 @@ void clear_temporary(const std::string& path) {
     throw std::runtime_error(path + ": a folder has the name of the temporary file cfdrun writes; move it away");
   if (unlink(path.c_str()) != 0 && errno != ENOENT)
     throw std::runtime_error(path + ": cannot remove the unfinished file: " + std::strerror(errno));
+}
+
+std::string remove_own_file(const std::string& path) {
+  struct stat s;
+  if (lstat(path.c_str(), &s) != 0) return "";
+  // Only a regular file: a link (its target is never touched), a pipe, a
+  // device or a folder there now is not the file cfdrun wrote. A regular
+  // file with other names loses only this one (unlink), its data stays.
+  if (!S_ISREG(s.st_mode)) return kind_of(s);
+  if (unlink(path.c_str()) != 0 && errno != ENOENT) return std::string("cannot be removed: ") + std::strerror(errno);
+  return "";
 }
 
 namespace {
@@ -110,6 +183,15 @@ bool is_output_name(const std::string& name) {
 bool is_checkpoint_name(const std::string& name) {
   std::string word;
   return is_numbered_h5(name, &word) && word == "checkpoint";
+}
+
+bool is_output_name_of(const std::string& name, const std::string& prefix) {
+  std::string word;
+  if (!is_output_name(name)) return false;
+  if (is_numbered_h5(name, &word)) return word == prefix || word == "checkpoint" || word == "diagnosis";
+  for (const char* tail : {".xdmf", ".hst", "_final.txt", "_mesh.hdf5"})
+    if (name == prefix + tail) return true;
+  return false;
 }
 
 std::uint64_t file_digest(const std::string& path, long offset, long* length) {

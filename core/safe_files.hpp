@@ -1,8 +1,11 @@
 // Files in the output folder, created and opened so that nothing outside
 // it is ever touched: a symbolic link planted under one of cfdrun's names
-// (.cfdrun.lock, *.tmp, <solver>.hst, .cfdrun-manifest) is never followed,
-// and names read back from files (the manifest, a checkpoint's list of
-// kept checkpoints) are used only when they have the form cfdrun writes.
+// (.cfdrun.lock, *.tmp, <solver>.hst, .cfdrun-manifest) is never followed;
+// a named pipe, socket, device or folder there is never opened (a pipe
+// would hold the run for ever, a device may act on being opened); a hard
+// link is never written through (its data is a file elsewhere too); and
+// names read back from files (the manifest, a checkpoint's list of kept
+// checkpoints) are used only when they have the form cfdrun writes.
 // Below the snapshot and checkpoint layers: plain POSIX calls, no HDF5.
 #pragma once
 
@@ -18,12 +21,30 @@ namespace cfd::files {
 bool entry_exists(const std::string& path);
 // Whether `path` is a symbolic link.
 bool is_link(const std::string& path);
+// What is at `path` (lstat) where it is not a regular file, in words: "a
+// symbolic link", "a named pipe (FIFO)", "a socket", "a character device",
+// "a block device", "a folder"; "" for a regular file or nothing.
+std::string special_kind(const std::string& path);
 
-// open(2) that never follows a link at `path` (O_NOFOLLOW, O_CLOEXEC);
-// throws std::runtime_error naming the file, and saying so for a link.
+// open(2) of one of cfdrun's own files in its output folder, for reading
+// or writing: only a regular file with one name is opened. Never through a
+// link (O_NOFOLLOW); a pipe, socket, device or folder at `path` is refused
+// before it is opened, and opened with O_NONBLOCK in case one takes the
+// name meanwhile, so that nothing waits; a hard link (st_nlink > 1) is
+// refused, since writing it changes the file under its other names too
+// (O_TRUNC is applied only after this check). O_CLOEXEC. Throws
+// std::runtime_error naming the file and what it is.
 int open_no_follow(const std::string& path, int flags, mode_t mode = 0644);
 // The same as a stdio stream; `mode` is "r", "r+", "w" or "a".
 std::FILE* fopen_no_follow(const std::string& path, const char* mode);
+
+// Removes `path`, one of cfdrun's files in its output folder (--overwrite,
+// output.checkpoint_keep), only if it is a regular file: returns "" when it
+// is gone or was not there, otherwise why it stays ("a folder", "a symbolic
+// link", "cannot be removed: Permission denied"). A link is never followed.
+// A hard link is removed: unlink takes only this folder's name, and the
+// data stays, unchanged, under its other names.
+std::string remove_own_file(const std::string& path);
 
 // Makes way for a temporary file cfdrun creates next: whatever is at
 // `path` (a leftover of a killed run, or a link, which is removed and not
@@ -43,6 +64,11 @@ void write_file_atomically(const std::string& path, const std::string& contents)
 bool is_output_name(const std::string& name);
 // Whether `name` is checkpoint_<8 digits>.h5.
 bool is_checkpoint_name(const std::string& name);
+// Whether `name` is one of the names a run whose files are named `prefix`
+// (its solver, "sod") writes: <prefix>_<8 digits>.h5, <prefix>.xdmf,
+// <prefix>.hst, <prefix>_final.txt, <prefix>_mesh.hdf5, or one of every
+// run's checkpoint_<8 digits>.h5 and diagnosis_<8 digits>.h5.
+bool is_output_name_of(const std::string& name, const std::string& prefix);
 
 // A checksum of a file's bytes from `offset` to its end (64-bit, word by
 // word; any change within one 8-byte word always changes it). Throws

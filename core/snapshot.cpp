@@ -374,7 +374,8 @@ std::vector<KeySpec> output_keys() {
   return k;
 }
 
-OutputSettings open_output(const Config& config, const std::string& case_name, const Comm& comm, bool continuing) {
+OutputSettings open_output(const Config& config, const std::string& case_name, const Comm& comm, bool continuing,
+                           const std::vector<std::string>& prefixes) {
   OutputSettings s;
   s.dir = config.get_string("output.dir");
   s.every = config.get_int("output.every");
@@ -392,7 +393,7 @@ OutputSettings open_output(const Config& config, const std::string& case_name, c
   if (comm.is_root()) {
     try {
       if (continuing && !fs::is_directory(s.dir)) throw std::runtime_error(s.dir + ": the run's output folder is gone");
-      s.folder = std::make_shared<OutputFolder>(s.dir, s.overwrite, continuing);
+      s.folder = std::make_shared<OutputFolder>(s.dir, s.overwrite, continuing, prefixes);
     } catch (const std::exception& e) {
       refused = e.what();
     }

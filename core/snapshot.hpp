@@ -142,7 +142,9 @@ std::vector<KeySpec> output_keys();
 // means "<case_name>.out") and prepared by prepare_output_dir on rank 0; a
 // refusal there ends every rank with the same message. A run that continues
 // from a checkpoint (`continuing`) writes into the folder as it is.
+// `prefixes`: the names of the runs whose files the folder's manifest may
+// list, the run's own first (OutputFolder's; empty: any of cfdrun's forms).
 OutputSettings open_output(const Config& config, const std::string& case_name, const Comm& comm = Comm::world(),
-                           bool continuing = false);
+                           bool continuing = false, const std::vector<std::string>& prefixes = {});
 
 }  // namespace cfd

@@ -7,6 +7,11 @@
 #                XDMF, a snapshot): no file outside the folder is created,
 #                changed or removed (a sentinel tree around it is hashed)
 #   forged_names a manifest or a checkpoint naming ../ paths: refused, nothing removed
+#   special_files only regular files cfdrun created are opened or removed: a
+#                named pipe as the manifest (--overwrite waited for ever), a
+#                hard link under diffusion.hst (--restart and --overwrite wrote
+#                through it), a manifest line naming a user's notes.hst
+#                (--overwrite removed it): each refused with status 1
 #   user_files   a user's files that carry cfdrun's names are never replaced
 #                (diffusion_final.txt without --overwrite; snapshots, checkpoints,
 #                the XDMF with --overwrite or --restart); checkpoint_keep's
@@ -143,6 +148,52 @@ with h5py.File('forged.h5', 'r+') as f:
   done
   [ "$(digest_outside)" = "$before" ] || fail "a forged checkpoint changed a file outside"
   echo "forged manifests and kept-checkpoint lists refused; nothing outside changed"
+  ;;
+special_files)
+  "$cfdrun" "$seed" -q --output o --set output.checkpoint_every=16 || fail "the first run failed"
+  # A named pipe as the manifest of an earlier run: refused at once, not read.
+  cp -r o p
+  rm p/.cfdrun-manifest
+  mkfifo p/.cfdrun-manifest || fail "mkfifo"
+  # (-k: cfdrun takes SIGTERM as a request to stop at the next step, and
+  # one waiting in open never gets there.)
+  out=$(timeout -k 5 60 "$cfdrun" "$seed" -q --output p --overwrite 2>&1)
+  status=$?
+  [ $status -ne 124 ] && [ $status -ne 137 ] || fail "--overwrite waited on a named pipe as the manifest"
+  [ $status -eq 1 ] || fail "a pipe as the manifest: status $status: $out"
+  echo "$out" | grep -q "is a named pipe (FIFO)" || fail "a pipe as the manifest: $out"
+  [ -p p/.cfdrun-manifest ] || fail "the pipe is gone"
+  # A hard link under the history's name, its other name outside the folder.
+  sentinels
+  ln o/diffusion.hst outside/history.hst || fail "ln"
+  before=$(digest_outside)
+  hard_linked() { # label, then cfdrun's arguments
+    local label=$1
+    shift
+    out=$("$cfdrun" "$@" -q 2>&1)
+    status=$?
+    [ $status -eq 1 ] || fail "$label with diffusion.hst hard-linked: status $status: $out"
+    echo "$out" | grep -q "diffusion.hst: is a hard link" || fail "$label: $out"
+    [ "$(digest_outside)" = "$before" ] || fail "$label wrote through the hard link diffusion.hst"
+  }
+  hard_linked --restart --restart o/checkpoint_00000016.h5
+  hard_linked --overwrite "$seed" --output o --overwrite
+  rm outside/history.hst
+  # A line naming a user's file added to the manifest.
+  echo "my notes" > o/notes.hst
+  echo notes.hst >> o/.cfdrun-manifest
+  named() { # label, then cfdrun's arguments
+    local label=$1
+    shift
+    out=$("$cfdrun" "$@" -q 2>&1)
+    status=$?
+    [ $status -eq 1 ] || fail "$label with notes.hst in the manifest: status $status: $out"
+    echo "$out" | grep -q "'notes.hst' is not the name of a file cfdrun writes" || fail "$label: $out"
+    [ "$(cat o/notes.hst)" = "my notes" ] || fail "$label changed or removed notes.hst"
+  }
+  named --overwrite "$seed" --output o --overwrite
+  named --restart --restart o/checkpoint_00000016.h5
+  echo "a pipe as the manifest, a hard-linked history and a manifest naming notes.hst: refused, nothing touched"
   ;;
 user_files)
   mkdir a

@@ -411,6 +411,10 @@ int main(int argc, char* argv[]) {
   cfd::RunContext context;
   context.case_name = std::filesystem::path(case_file).stem().string();
   context.quiet = quiet || !root;
+  for (const auto& s : cfd::solvers()) {
+    context.solver_names.push_back(s.name);
+    if (s.former_name) context.solver_names.push_back(s.former_name);
+  }
   if (!restart_file.empty()) {
     context.case_name = checkpoint.case_name;
     context.restart = &checkpoint;

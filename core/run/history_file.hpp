@@ -3,8 +3,10 @@
 // run writes it afresh; a run continued from a checkpoint cuts it back to
 // the length it had there and appends. Only whole rows: a row that cannot
 // be written (a full disk) is cut off again, so that the file ends with the
-// last complete one. Never written through a link, and never over a user's
-// file that carries the name (SnapshotSeries::claim).
+// last complete one. Never written through a link or a hard link (cutting
+// it back would change the file under its other names), never into a named
+// pipe or a device (files::open_no_follow), and never over a user's file
+// that carries the name (SnapshotSeries::claim).
 #pragma once
 
 #include <cstdio>

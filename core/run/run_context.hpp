@@ -6,6 +6,7 @@
 #include "core/checkpoint.hpp"
 
 #include <string>
+#include <vector>
 
 namespace cfd {
 
@@ -13,6 +14,12 @@ struct RunContext {
   std::string case_name;  // case file name without folder and extension
   bool quiet = false;
   const CheckpointHeader* restart = nullptr;  // continue from this checkpoint (cfdrun --restart)
+  // Every solver's name and former name ("euler2d"): the files of an earlier
+  // run in the output folder that --overwrite may replace are theirs
+  // (<solver>.hst, <solver>_<step>.h5, ...); a manifest line naming any
+  // other file is refused. core/ knows no solver, so the table's caller
+  // (apps/cfdrun) fills this.
+  std::vector<std::string> solver_names;
 };
 
 }  // namespace cfd

@@ -30,7 +30,9 @@
 #include "core/snapshot.hpp"
 
 #include <optional>
+#include <string>
 #include <utility>
+#include <vector>
 
 namespace cfd {
 
@@ -45,9 +47,6 @@ struct CaseRun {
 template <class Case>
 int run_solver(const Config& config, const RunContext& context, Case& c) {
   const Decomposition dec = decompose_case(config, c.grid(), c.periodic());
-  const OutputSettings out =
-      open_output(config, context.case_name, dec.comm, context.restart != nullptr && !context.restart->new_folder);
-  const bool talk = !context.quiet && dec.comm.is_root();
   // A run continued in its own folder keeps the name its files were written
   // under (a checkpoint of euler, written when it was called euler, goes
   // on as euler2d_*.h5 and euler2d.hst), so that the folder stays one series.
@@ -55,6 +54,14 @@ int run_solver(const Config& config, const RunContext& context, Case& c) {
       context.restart != nullptr && !context.restart->new_folder && !context.restart->solver.empty()
           ? context.restart->solver
           : std::string(Case::solver_name);
+  // The folder's manifest may name this run's files and those of another
+  // solver's earlier run there (which --overwrite replaces), nothing else.
+  std::vector<std::string> prefixes{name};
+  for (const auto& other : context.solver_names)
+    if (other != name) prefixes.push_back(other);
+  const OutputSettings out = open_output(config, context.case_name, dec.comm,
+                                         context.restart != nullptr && !context.restart->new_folder, prefixes);
+  const bool talk = !context.quiet && dec.comm.is_root();
   const RunInfo info{name, c.precision(), c.layout(), ExecSpace::name(), config.resolved_yaml()};
   const std::string ranks = describe_ranks(dec);  // collective: every rank, though rank 0 prints
   if (talk) c.banner(ranks, out);

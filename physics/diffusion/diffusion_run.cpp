@@ -77,6 +77,7 @@ struct Case : CaseRun {
       mass = std::accumulate(u.begin(), u.end(), 0.0);
       peak = u.empty() ? 0.0 : static_cast<double>(*std::max_element(u.begin(), u.end()));
       if (config.get_bool("diffusion.text_output") && dec.comm.is_root()) {
+        series.claim(dir + "/diffusion_final.txt");  // a user's file, a pipe or a folder there is refused
         write_text_field(dir + "/diffusion_final.txt", params.nx, params.ny, std::vector<double>(u.begin(), u.end()));
         series.wrote(dir + "/diffusion_final.txt");
       }

@@ -83,6 +83,7 @@ struct Case : CaseRun {
         prof.u = series.gather(final_fields[1].values);
         prof.p = series.gather(final_fields[2].values);
         if (dec.comm.is_root()) {
+          series.claim(dir + "/sod_final.txt");  // a user's file, a pipe or a folder there is refused
           write_text(dir + "/sod_final.txt", params, prof);
           series.wrote(dir + "/sod_final.txt");
         }
