@@ -48,7 +48,7 @@ template <class Case>
 int run_solver(const Config& config, const RunContext& context, Case& c) {
   const Decomposition dec = decompose_case(config, c.grid(), c.periodic());
   // A run continued in its own folder keeps the name its files were written
-  // under (a checkpoint of euler, written when it was called euler, goes
+  // under (a checkpoint of euler, written when it was called euler2d, goes
   // on as euler2d_*.h5 and euler2d.hst), so that the folder stays one series.
   const std::string name =
       context.restart != nullptr && !context.restart->new_folder && !context.restart->solver.empty()
