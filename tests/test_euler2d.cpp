@@ -609,6 +609,27 @@ TEST(Euler2dScalars, AScalarOfOneIsTheDensityAndTheGasIsUntouched) {
       << "rho * 1 is not rho";
 }
 
+// A scalar that is not finite at the start (a formula's 0/0) is refused
+// with its cell and name, as a density or pressure is: a run would
+// otherwise end as a success with NaN in every snapshot.
+TEST(Euler2dScalars, AScalarThatIsNotFiniteIsRefusedWithItsCell) {
+  const auto one = [](double, double, double) { return 1.0; };
+  const auto nan_right = [](double x, double, double) { return x > 0.5 ? std::nan("") : 0.0; };
+  Solver<double> s(kh_with_scalars({one, nan_right}));
+  try {
+    s.set_initial_state();
+    FAIL() << "a NaN scalar was accepted";
+  } catch (const cfd::ConfigError& e) {
+    const std::string m = e.what();
+    EXPECT_NE(m.find("cell (i, j) = (17, 1)"), std::string::npos) << m;
+    EXPECT_NE(m.find("has passive scalar s2 that is not finite (from the formula scalars.s2)"), std::string::npos)
+        << m;
+  }
+  const auto inf = [](double, double, double) { return std::numeric_limits<double>::infinity(); };
+  Solver<float> f(kh_with_scalars({inf}));
+  EXPECT_THROW(f.set_initial_state(), cfd::ConfigError);
+}
+
 // In a periodic box each scalar's total is conserved to round-off, and a
 // concentration between 0 and 1 stays there (the limited reconstruction
 // makes no new extrema).

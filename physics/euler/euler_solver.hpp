@@ -145,7 +145,7 @@ class Solver {
     const Real gamma = Real(p_.gamma);
     // The first cell (global, x fastest) whose state is not physical.
     long bad = std::numeric_limits<long>::max();
-    double bad_values[2] = {0, 0};
+    double bad_values[3] = {0, 0, 0};  // rho, p, and the first scalar that is not finite (1-based; 0: none)
     for (long k = grid_.begin(2); k < grid_.end(2); ++k)
       for (long j = grid_.begin(1); j < grid_.end(1); ++j)
         for (long i = grid_.begin(0); i < grid_.end(0); ++i) {
@@ -156,8 +156,15 @@ class Solver {
               gas::Primitive<Real>{Real(s.rho), Real(s.vx), Real(s.vy), Real(s.vz), Real(s.p)}, gamma);
           element(host, IDN, k, j, i) = c.rho, element(host, IM1, k, j, i) = c.mx, element(host, IM2, k, j, i) = c.my;
           element(host, IM3, k, j, i) = c.mz, element(host, IEN, k, j, i) = c.energy;
-          for (int n = 0; n < p_.scalars; ++n)
-            element(host, NCONS + n, k, j, i) = c.rho * Real(p_.scalar_initial[n](x, y, z));
+          // A passive scalar is carried like the density: one that is not
+          // finite (a formula's 0/0) would end the run as a success with
+          // NaN in every snapshot.
+          int bad_scalar = 0;
+          for (int n = 0; n < p_.scalars; ++n) {
+            const Real rho_s = c.rho * Real(p_.scalar_initial[n](x, y, z));
+            element(host, NCONS + n, k, j, i) = rho_s;
+            if (bad_scalar == 0 && !std::isfinite(double(rho_s))) bad_scalar = n + 1;
+          }
           // Checked as the solver holds it: the primitives of the stored state
           // in the working precision, as fault() finds them (fp32 may round
           // a state of double to zero or infinity).
@@ -165,9 +172,9 @@ class Solver {
           const bool finite = std::isfinite(double(w.rho)) && std::isfinite(double(w.vx)) &&
                               std::isfinite(double(w.vy)) && std::isfinite(double(w.vz)) && std::isfinite(double(w.p));
           const long flat = (gk * p_.ny + gj) * p_.nx + gi;
-          if ((!finite || !(w.rho > Real(0)) || !(w.p > Real(0))) && flat < bad) {
+          if ((!finite || !(w.rho > Real(0)) || !(w.p > Real(0)) || bad_scalar > 0) && flat < bad) {
             bad = flat;
-            bad_values[0] = double(w.rho), bad_values[1] = double(w.p);
+            bad_values[0] = double(w.rho), bad_values[1] = double(w.p), bad_values[2] = bad_scalar;
           }
         }
     refuse_bad_initial_state(bad, bad_values);
@@ -456,22 +463,25 @@ class Solver {
 
   // An initial state that is not physical in some cell ends every rank with
   // the cell, its position and values (a ConfigError: the case is wrong).
-  void refuse_bad_initial_state(long bad, const double values[2]) const {
+  void refuse_bad_initial_state(long bad, const double values[3]) const {
     const long first = dec_.comm.min(bad);
     if (first == std::numeric_limits<long>::max()) return;
-    double v[2] = {values[0], values[1]};
-    dec_.comm.from_owner(first == bad, v, 2);
+    double v[3] = {values[0], values[1], values[2]};
+    dec_.comm.from_owner(first == bad, v, 3);
     const std::array<long, 3> g = global_cell(first, grid_);
     std::string position = "(" + format_real(centre(0, g[0])) + ", " + format_real(centre(1, g[1]));
     if (Dim == 3) position += ", " + format_real(centre(2, g[2]));
+    const std::string scalar = "s" + std::to_string(long(v[2]));
     const std::string what = !std::isfinite(v[0]) || !(v[0] > 0)   ? "density " + format_real(v[0])
                              : !std::isfinite(v[1]) || !(v[1] > 0) ? "pressure " + format_real(v[1])
-                                                                   : std::string("a velocity that is not finite");
+                             : v[2] > 0 ? "passive scalar " + scalar + " that is not finite (from the formula scalars." +
+                                              scalar + ")"
+                                        : std::string("a velocity that is not finite");
     const std::string problem = p_.problem->name;
     throw ConfigError("euler: error: the initial state of problem " + problem + " is not physical: cell " +
                       cell_name(g) + " at " + (Dim == 3 ? "(x, y, z)" : "(x, y)") + " = " + position + ") has " + what +
                       (problem == "expression" ? " (from the formulas expression.*)" : "") +
-                      "; density and pressure must be positive and finite in the working precision (" +
+                      "; density and pressure must be positive and finite, scalars finite, in the working precision (" +
                       (sizeof(Real) == 4 ? "fp32" : "fp64") + ")");
   }
 
