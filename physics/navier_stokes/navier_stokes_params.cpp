@@ -216,6 +216,11 @@ Params params(const Config& c) {
                                          format_real(p.end_time) + " would be more than " +
                                          std::to_string(static_cast<long>(max_snapshots)) +
                                          " snapshots; choose a larger interval");
+  // A fixed step that would take more steps than time.steps may count is
+  // no run at all (time.dt: 1e-300 asked for 5e298 steps).
+  if (p.steps == 0 && p.fixed_dt > 0 && p.end_time / p.fixed_dt > 1e12)
+    c.reject("time.dt", "a step of " + format_real(p.fixed_dt) + " up to time.end_time " + format_real(p.end_time) +
+                            " is more than 1e12 steps (time.steps' limit); choose a larger step");
   return p;
 }
 
