@@ -66,6 +66,17 @@ class Snapshots(unittest.TestCase):
         np.testing.assert_array_equal(o["rho"], s["rho"])
         self.assertEqual(o.time, s.time)
 
+    def test_files_of_the_solver_called_euler2d(self):
+        # A folder written when euler was called euler2d (tests/cases/euler2d_run,
+        # cfdrun at 97b6308): its snapshots say solver euler2d and read as euler.
+        folder = os.path.join(support.SOURCE, "tests", "cases", "euler2d_run")
+        s = cfdrun.open_snapshot(os.path.join(folder, "euler2d_00000016.h5"))
+        self.assertEqual(s.solver, "euler")
+        self.assertEqual(s.attrs["solver"], "euler2d")
+        series = cfdrun.open_series(folder)
+        self.assertEqual([x.step for x in series], [0, 8, 16])
+        self.assertEqual({x.solver for x in series}, {"euler"})
+
     def test_cell_volumes_tile_the_domain(self):
         # KH's box is the unit square: 32 x 24 cells of 1/32 x 1/24.
         s = cfdrun.open_series(support.run("kh"))[0]

@@ -13,6 +13,7 @@ except ImportError as e:  # pragma: no cover - the message says what to install
 # A solver's former name -> its name (physics/solvers.cpp, SolverEntry::former_name).
 FORMER_SOLVER_NAMES = {"euler2d": "euler"}
 
+
 class CfdrunError(Exception):
     """A file that is missing, unreadable, or not cfdrun output; the message
     is one line that starts with the file's path."""
