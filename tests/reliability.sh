@@ -52,7 +52,7 @@ failed_run_keeps)
   out=$("$cfdrun" "$seed" -q --output out --overwrite --set grid.nx=300000 --set grid.ny=300000 2>&1)
   status=$?
   [ $status -eq 1 ] || fail "the impossible run ended with status $status: $out"
-  echo "$out" | grep -q "out of memory: cannot allocate 'diffusion::u'" || fail "message: $out"
+  grep -q "out of memory: cannot allocate 'diffusion::u'" <<<"$out" || fail "message: $out"
   after=$(cd out && ls -a && md5sum ./*.h5 ./*.xdmf)
   [ "$before" = "$after" ] || fail "the failed run changed the earlier results"
   all_complete out
@@ -67,7 +67,7 @@ locked)
   kill -TERM $first
   wait $first
   [ $status -eq 1 ] || fail "the second run ended with status $status: $out"
-  echo "$out" | grep -q "another cfdrun is writing to this folder (pid $first" || fail "message: $out"
+  grep -q "another cfdrun is writing to this folder (pid $first" <<<"$out" || fail "message: $out"
   echo "second run refused: $out"
   ;;
 full_disk | full_disk_ranks | read_only)
@@ -81,7 +81,7 @@ full_disk | full_disk_ranks | read_only)
     out=$("$cfdrun" "$seed" -q --output mnt 2>&1)
     status=$?
     [ $status -eq 1 ] || fail "status $status: $out"
-    echo "$out" | grep -q "Read-only file system" || fail "message: $out"
+    grep -q "Read-only file system" <<<"$out" || fail "message: $out"
     echo "read-only folder: $out"
     exit 0
   fi
@@ -101,7 +101,7 @@ full_disk | full_disk_ranks | read_only)
         [ $status -eq 1 ] || fail "$ranks ranks, $n x $n: status $status: $out"
         echo "$out" | grep "^cfdrun: error" | grep -qv "No space left on device" &&
           fail "$ranks ranks, $n x $n: a rank's message without its cause: $out"
-        echo "$out" | grep -q "No space left on device" || fail "$ranks ranks, $n x $n: message: $out"
+        grep -q "No space left on device" <<<"$out" || fail "$ranks ranks, $n x $n: message: $out"
         all_complete mnt/k
         echo "$ranks ranks, $n x $n: $(echo "$out" | grep '^cfdrun: error' | head -1)"
       done
@@ -115,7 +115,7 @@ full_disk | full_disk_ranks | read_only)
       --set output.time_interval=0.01 2>&1)
     status=$?
     [ $status -eq 1 ] || fail "$n x $n: status $status: $out"
-    echo "$out" | grep -q "No space left on device" || fail "$n x $n: message: $out"
+    grep -q "No space left on device" <<<"$out" || fail "$n x $n: message: $out"
     all_complete mnt/k
     echo "$n x $n: $out"
   done
@@ -126,11 +126,11 @@ compare_not_finite)
   printf '2 1\n1.0\nnan\n' > cand_nan.txt
   out=$("$bin/cfdcompare" ref_inf.txt ones.txt 2>&1)
   [ $? -eq 1 ] || fail "a reference holding Inf passed: $out"
-  echo "$out" | grep -q "NaN or Inf        1 in the reference" || fail "$out"
+  grep -q "NaN or Inf        1 in the reference" <<<"$out" || fail "$out"
   out=$("$bin/cfdcompare" ones.txt cand_nan.txt 2>&1)
   [ $? -eq 1 ] || fail "a candidate holding NaN passed: $out"
   echo "$out" | grep -Eq "max abs error     -?nan" || fail "max abs error is not NaN: $out"
-  echo "$out" | grep -q "worst point       i=2 j=1" || fail "the NaN is not the worst point: $out"
+  grep -q "worst point       i=2 j=1" <<<"$out" || fail "the NaN is not the worst point: $out"
   echo "Inf in the reference and NaN in the candidate both fail"
   ;;
 compare_subnormal)
@@ -149,7 +149,7 @@ with h5py.File('empty.h5', 'w') as f:
 "
   out=$("$bin/cfdcompare" empty.h5 empty.h5 2>&1)
   [ $? -eq 2 ] || fail "empty datasets compared: $out"
-  echo "$out" | grep -q "nothing to compare" || fail "message: $out"
+  grep -q "nothing to compare" <<<"$out" || fail "message: $out"
   echo "empty datasets: $out"
   ;;
 *)
