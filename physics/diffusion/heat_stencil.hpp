@@ -85,8 +85,9 @@ struct ColumnsAndRows {
 // loads all 3K + 2 values its strip reads before it writes any, so it keeps
 // that many loads in flight. With one point per thread the GPU idles between
 // each load and its use, far below the copy bandwidth, where strips of 8
-// come close to it (docs/data/diary.md, "diffusion at 8192^2 and 16384^2"). Each point's arithmetic is heat_update's, so the
-// results are bit for bit those of InteriorStep.
+// come close to it (docs/data/diary.md, "diffusion at 8192^2 and
+// 16384^2"). Each point's arithmetic is heat_update's, so the results are
+// bit for bit those of InteriorStep.
 template <class Real, class Layout, int K = 8>
 struct InteriorStripStep : ColumnsAndRows<Real, Layout> {
   using ColumnsAndRows<Real, Layout>::at;

@@ -151,7 +151,10 @@ std::vector<KeySpec> keys() {
   mark_former_section(k, "euler", "euler2d");
   // euler2d.fused_stage: true|false is euler.kernels: fused|split, as sod's.
   for (auto& spec : k)
-    if (spec.path == "euler.kernels") spec.former = "euler2d.fused_stage", spec.former_true = "fused", spec.former_false = "split";
+    if (spec.path == "euler.kernels") {
+      spec.former = "euler2d.fused_stage";
+      spec.former_true = "fused", spec.former_false = "split";
+    }
   return k;
 }
 

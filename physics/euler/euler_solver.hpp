@@ -472,11 +472,11 @@ class Solver {
     std::string position = "(" + format_real(centre(0, g[0])) + ", " + format_real(centre(1, g[1]));
     if (Dim == 3) position += ", " + format_real(centre(2, g[2]));
     const std::string scalar = "s" + std::to_string(long(v[2]));
-    const std::string what = !std::isfinite(v[0]) || !(v[0] > 0)   ? "density " + format_real(v[0])
-                             : !std::isfinite(v[1]) || !(v[1] > 0) ? "pressure " + format_real(v[1])
-                             : v[2] > 0 ? "passive scalar " + scalar + " that is not finite (from the formula scalars." +
-                                              scalar + ")"
-                                        : std::string("a velocity that is not finite");
+    const std::string what =
+        !std::isfinite(v[0]) || !(v[0] > 0)   ? "density " + format_real(v[0])
+        : !std::isfinite(v[1]) || !(v[1] > 0) ? "pressure " + format_real(v[1])
+        : v[2] > 0 ? "passive scalar " + scalar + " that is not finite (from the formula scalars." + scalar + ")"
+                   : std::string("a velocity that is not finite");
     const std::string problem = p_.problem->name;
     throw ConfigError("euler: error: the initial state of problem " + problem + " is not physical: cell " +
                       cell_name(g) + " at " + (Dim == 3 ? "(x, y, z)" : "(x, y)") + " = " + position + ") has " + what +

@@ -39,10 +39,10 @@ struct Ratio {
 };
 
 struct IntegratorStage {
-  Ratio a, b;    // convex form: u_out = a u_base + b (u_in + dt L(u_in))
-  Ratio w_out;   // RK4: u_out = u_base + w_out dt L(u_in)
-  Ratio w_acc;   // RK4: acc = (first stage) or += w_acc L(u_in)
-  Ratio time;    // the stage's input stands for t + time dt (time-dependent sides)
+  Ratio a, b;   // convex form: u_out = a u_base + b (u_in + dt L(u_in))
+  Ratio w_out;  // RK4: u_out = u_base + w_out dt L(u_in)
+  Ratio w_acc;  // RK4: acc = (first stage) or += w_acc L(u_in)
+  Ratio time;   // the stage's input stands for t + time dt (time-dependent sides)
 };
 
 struct IntegratorMethod {
