@@ -7,6 +7,8 @@
 
 #include "core/config.hpp"
 
+#include <array>
+#include <cmath>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -29,6 +31,29 @@ std::vector<std::string> names(const std::vector<Problem>& table) {
   std::vector<std::string> out;
   for (const Problem& p : table) out.emplace_back(p.name);
   return out;
+}
+
+// Reads the domain of `problem`'s section (<problem>.x_min ... z_max) into
+// lo and hi, refusing at the key an upper edge not above the lower one, and
+// a width or a volume that overflows (the totals of a run are sums over the
+// volume: inf would end the run as a success with mass = inf).
+inline void read_domain(const Config& c, const std::string& problem, std::array<double, 3>& lo,
+                        std::array<double, 3>& hi) {
+  double volume = 1;
+  for (int d = 0; d < 3; ++d) {
+    const std::string axis(1, "xyz"[d]);
+    lo[d] = c.get_real(problem + "." + axis + "_min");
+    hi[d] = c.get_real(problem + "." + axis + "_max");
+    const std::string upper = problem + "." + axis + "_max";
+    if (!(hi[d] > lo[d])) c.reject(upper, "the domain's upper edge must be above its lower one");
+    const double width = hi[d] - lo[d];
+    if (!std::isfinite(width))
+      c.reject(upper, "the domain's width along " + axis + " (" + axis + "_max - " + axis + "_min) overflows; " +
+                          "choose edges whose difference is a finite number");
+    volume *= width;
+    if (!std::isfinite(volume))
+      c.reject(upper, "the domain's volume overflows; choose a smaller domain (the run's totals are sums over it)");
+  }
 }
 
 // "a: what a is; b: what b is": the choice key's description.

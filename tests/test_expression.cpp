@@ -135,6 +135,13 @@ TEST(Euler2dProblems, RefusesKeysOfAnotherProblem) {
       << c;
   const std::string d = config_error("solver: euler\neuler: {problem: blast}\nblast: {x_min: 1, x_max: 0}\n");
   EXPECT_NE(d.find("'blast.x_max': the domain's upper edge must be above its lower one"), std::string::npos) << d;
+  // A width or a volume that overflows would end a run with mass = inf.
+  const std::string w = config_error("solver: euler\neuler: {problem: blast}\nblast: {x_min: -1e308, x_max: 1e308}\n");
+  EXPECT_NE(w.find(":3:31: error: 'blast.x_max': the domain's width along x (x_max - x_min) overflows"),
+            std::string::npos)
+      << w;
+  const std::string v = config_error("solver: euler\neuler: {problem: blast}\nblast: {x_max: 1e200, y_max: 1e200}\n");
+  EXPECT_NE(v.find("'blast.y_max': the domain's volume overflows"), std::string::npos) << v;
 }
 
 TEST(Euler2dProblems, FormulaErrorsNameFileLineAndColumn) {

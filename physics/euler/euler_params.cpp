@@ -164,12 +164,7 @@ Params params(const Config& c) {
   p.problem = find_problem(prob);  // a choice: one of the table's
   // Another problem's keys, and constants without formulas, are refused
   // by the Config (KeySpec::belongs_to), with their place.
-  auto get = [&](const char* key) { return c.get_real(prob + "." + key); };
-  p.lo = {get("x_min"), get("y_min"), get("z_min")};
-  p.hi = {get("x_max"), get("y_max"), get("z_max")};
-  for (int d = 0; d < 3; ++d)
-    if (!(p.hi[d] > p.lo[d]))
-      c.reject(prob + "." + "xyz"[d] + "_max", "the domain's upper edge must be above its lower one");
+  problem_table::read_domain(c, prob, p.lo, p.hi);
   p.gamma = c.get_real("euler.gamma");
   p.nx = c.get_int("grid.nx");
   p.ny = c.get_int("grid.ny");

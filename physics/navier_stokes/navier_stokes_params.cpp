@@ -147,12 +147,7 @@ Params params(const Config& c) {
   p.ny = c.get_int("grid.ny");
   p.nz = c.get_int("grid.nz");
   if (p.nz > 1 && p.nz < 4) c.reject("grid.nz", "1 (a 2D case) or at least 4");
-  for (int d = 0; d < 3; ++d) {
-    p.lo[d] = c.get_real(prob + "." + "xyz"[d] + "_min");
-    p.hi[d] = c.get_real(prob + "." + "xyz"[d] + "_max");
-    if (!(p.hi[d] > p.lo[d]))
-      c.reject(prob + "." + "xyz"[d] + "_max", "the domain's upper edge must be above its lower one");
-  }
+  problem_table::read_domain(c, prob, p.lo, p.hi);
   p.steps = c.get_int("time.steps");
   p.end_time = c.get_real("time.end_time");
   p.cfl = c.get_real("time.cfl");
