@@ -6,6 +6,7 @@ usage: test_reader.py --cfdrun BIN [--work DIR] [unittest options]"""
 import glob
 import os
 import shutil
+import subprocess
 import unittest
 import xml.etree.ElementTree as ET
 
@@ -76,6 +77,18 @@ class Snapshots(unittest.TestCase):
         series = cfdrun.open_series(folder)
         self.assertEqual([x.step for x in series], [0, 8, 16])
         self.assertEqual({x.solver for x in series}, {"euler"})
+        # Its configuration reads under today's names, so that the run
+        # continued in its folder by today's cfdrun is one series with it.
+        self.assertEqual(s.config["euler.kernels"], "fused")
+        self.assertNotIn("euler2d.fused_stage", s.config)
+        own = os.path.join(support.WORK, "euler2d_run")
+        shutil.rmtree(own, ignore_errors=True)
+        shutil.copytree(folder, own)
+        subprocess.run([support.CFDRUN, "--restart", os.path.join(own, "checkpoint_00000016.h5"), "-q", "--set",
+                        "time.end_time=0.2"], check=True, capture_output=True)
+        then, now = s.config, cfdrun.open_snapshot(os.path.join(own, "euler2d_00000032.h5")).config
+        self.assertEqual(set(then), set(now))
+        self.assertEqual({k for k in then if then[k] != now[k]}, {"time.end_time", "output.dir"})
 
     def test_cell_volumes_tile_the_domain(self):
         # KH's box is the unit square: 32 x 24 cells of 1/32 x 1/24.

@@ -12,6 +12,13 @@ except ImportError as e:  # pragma: no cover - the message says what to install
 
 # A solver's former name -> its name (physics/solvers.cpp, SolverEntry::former_name).
 FORMER_SOLVER_NAMES = {"euler2d": "euler"}
+# Keys of files written before they were renamed -> their names now, as cfdrun
+# reads them (KeySpec::former): a section renamed with its solver, and keys
+# renamed in their section; a former boolean that became a choice maps its
+# values too.
+FORMER_SECTIONS = {"euler2d": "euler"}
+FORMER_KEYS = {"euler.fused_stage": ("euler.kernels", {"true": "fused", "false": "split"}),
+               "sod.initial": ("sod.problem", None), "diffusion.initial": ("diffusion.problem", None)}
 
 
 class CfdrunError(Exception):
@@ -53,7 +60,24 @@ def parse_configuration(configuration):
                 keys[key] = value
         elif section:
             keys[f"{section}.{key}"] = value
-    return keys
+    return present_names(keys)
+
+
+def present_names(keys):
+    """A configuration's keys under their present names (FORMER_*), so that
+    files written before a rename compare equal to those written after."""
+    out = {}
+    for key, value in keys.items():
+        if key == "solver":
+            value = FORMER_SOLVER_NAMES.get(value, value)
+        section, _, name = key.partition(".")
+        if name and section in FORMER_SECTIONS:
+            key = f"{FORMER_SECTIONS[section]}.{name}"
+        if key in FORMER_KEYS:
+            key, values = FORMER_KEYS[key]
+            value = values.get(value, value) if values else value
+        out[key] = value
+    return out
 
 
 def open_hdf5(path):
