@@ -16,6 +16,8 @@
 #                        blanks (no quoting), e.g. "-DCFDRUN_MPI=ON -DCFDRUN_CUDA_FMA=ON"
 #   CFDRUN_ENABLE_TESTS  ON to build the GoogleTest suite too (default OFF)
 #   CFDRUN_JOBS          parallel build jobs (default: nproc)
+#   CFDRUN_TARGETS       only these targets, split on blanks (e.g. "cfdrun cfdinfo" for a
+#                        quick check on a leased card; default: all)
 #   CUDA_ROOT            CUDA toolkit, when nvcc is not on PATH (default /usr/local/cuda)
 #   KOKKOS_KERNELS_SRC   a KokkosKernels 4.x source tree (e.g. .deps/kokkos-kernels-4.6.01):
 #                        built into the same prefix (BLAS and sparse components, no
@@ -265,8 +267,10 @@ build_cfdrun() {
     -DCFDRUN_ENABLE_KOKKOSKERNELS="$([ -n "$kernels_in" ] && echo ON || echo OFF)" \
     -DCFDRUN_ENABLE_TESTS="$tests" \
     "${extra[@]}"
-  log "cfdrun: building with $jobs jobs"
-  cmake --build "$build" -j "$jobs"
+  local targets=()
+  read -r -a targets <<<"${CFDRUN_TARGETS:-}"
+  log "cfdrun: building ${targets[*]:-everything} with $jobs jobs"
+  cmake --build "$build" -j "$jobs" ${targets[@]:+--target "${targets[@]}"}
   log "cfdrun: done; executables in $build/apps (cfdrun, cfdcompare, cfdbench)"
   log "  e.g. $build/apps/cfdrun $repo/config/diffusion.yaml --output runs/diffusion-cuda"
 }
