@@ -465,8 +465,8 @@ Config Config::from_string(const std::string& text, const std::string& source_na
       check_value("solver", it->second);
       continue;
     }
-    const bool former_section = std::find(sections.begin(), sections.end(), name) == sections.end() &&
-                                former_sections.count(name) > 0;
+    const bool former_section =
+        std::find(sections.begin(), sections.end(), name) == sections.end() && former_sections.count(name) > 0;
     if (!former_section && std::find(sections.begin(), sections.end(), name) == sections.end())
       fail(where.at(it->first.Mark()), name,
            "unknown section for solver '" + solver_node.Scalar() + "'" + suggestion(name, sections) +

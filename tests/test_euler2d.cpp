@@ -260,8 +260,8 @@ TEST(Euler2dConfig, BadConfigurationsAreRejected) {
       << error("solver: euler\nboundary: {x_hi: outflow}\n");
   // A numerics key given where it has no effect is a warning with its place
   // (a --set of the other key may make a case file's key moot).
-  const auto dc = cfd::Config::from_string("solver: euler\neuler: {reconstruction: dc, limiter: mc}\n", "e.yaml",
-                                           {}, cfd::solver_keys);
+  const auto dc = cfd::Config::from_string("solver: euler\neuler: {reconstruction: dc, limiter: mc}\n", "e.yaml", {},
+                                           cfd::solver_keys);
   ASSERT_EQ(dc.warnings().size(), 1u);
   EXPECT_EQ(dc.warnings()[0],
             "e.yaml:2:38: warning: 'euler.limiter': has no effect with euler.reconstruction: dc (it applies with "
@@ -273,8 +273,7 @@ TEST(Euler2dConfig, BadConfigurationsAreRejected) {
   EXPECT_TRUE(cfd::Config::from_string("solver: euler\n", "e.yaml", {}, cfd::solver_keys).warnings().empty());
   EXPECT_NE(error("solver: euler\neuler: {original_faces: true, riemann: hllc}\n").find("riemann: hlle"),
             std::string::npos);
-  EXPECT_NE(error("solver: euler\ntime: {end_time: 0}\n").find("'time.end_time': must be positive"),
-            std::string::npos);
+  EXPECT_NE(error("solver: euler\ntime: {end_time: 0}\n").find("'time.end_time': must be positive"), std::string::npos);
   EXPECT_NE(error("solver: euler\neuler: {gamma: 0.9}\n").find("'euler.gamma'"), std::string::npos);
 }
 
@@ -622,8 +621,7 @@ TEST(Euler2dScalars, AScalarThatIsNotFiniteIsRefusedWithItsCell) {
   } catch (const cfd::ConfigError& e) {
     const std::string m = e.what();
     EXPECT_NE(m.find("cell (i, j) = (17, 1)"), std::string::npos) << m;
-    EXPECT_NE(m.find("has passive scalar s2 that is not finite (from the formula scalars.s2)"), std::string::npos)
-        << m;
+    EXPECT_NE(m.find("has passive scalar s2 that is not finite (from the formula scalars.s2)"), std::string::npos) << m;
   }
   const auto inf = [](double, double, double) { return std::numeric_limits<double>::infinity(); };
   Solver<float> f(kh_with_scalars({inf}));
@@ -702,10 +700,9 @@ TEST(Euler2dScalars, KeysChecked) {
       cfd::Config::from_string("solver: euler\neuler: {scalars: 2}\n", "e.yaml", {}, cfd::solver_keys));
   EXPECT_EQ(p.scalars, 2);
   EXPECT_FALSE(p.fused_stage);  // scalars run the split kernels
-  EXPECT_FALSE(
-      cfd::euler::params(cfd::Config::from_string("solver: euler\neuler: {scalars: 1, kernels: fused}\n",
-                                                    "e.yaml", {}, cfd::solver_keys))
-          .fused_stage);
+  EXPECT_FALSE(cfd::euler::params(cfd::Config::from_string("solver: euler\neuler: {scalars: 1, kernels: fused}\n",
+                                                           "e.yaml", {}, cfd::solver_keys))
+                   .fused_stage);
   ASSERT_EQ(p.scalar_initial.size(), 2u);
   EXPECT_EQ(p.scalar_initial[1](0.3, 0.4, 0.0), 0.0);  // no formula: 0, no muparser needed
 }

@@ -121,9 +121,9 @@ long extruded_differences(const Params& p, long nz, int steps) {
 // smaller than dx, so that dt is the 2D one.
 TEST(Euler3d, OnePlaneAndAnExtrudedCaseEqualTheTwoDimensionalKernelsBitForBit) {
   for (const long nz : {1L, 4L}) {
-    Params p = base("kh_mcnally", 32, 24, nz,
-                    {"kh_mcnally.z_max=" + std::to_string(nz), "euler.riemann=hllc", "euler.integrator=rk3",
-                     "euler.limiter=mc"});
+    Params p = base(
+        "kh_mcnally", 32, 24, nz,
+        {"kh_mcnally.z_max=" + std::to_string(nz), "euler.riemann=hllc", "euler.integrator=rk3", "euler.limiter=mc"});
     p.nz = nz;  // nz = 1 also through the 3D kernels
     EXPECT_EQ(extruded_differences(p, nz, 30), 0) << "nz " << nz;
   }
@@ -448,8 +448,7 @@ TEST(Euler3dConfig, WhatThreeDimensionsDoNotHaveIsRefusedAtItsKey) {
   }
   // 2D and 3D cases run their fused stage unless asked for the split kernels.
   EXPECT_TRUE(params(cfd::default_case("euler", {"grid.nz=8", "time.cfl=0.3"})).fused_stage);
-  EXPECT_FALSE(
-      params(cfd::default_case("euler", {"grid.nz=8", "time.cfl=0.3", "euler.kernels=split"})).fused_stage);
+  EXPECT_FALSE(params(cfd::default_case("euler", {"grid.nz=8", "time.cfl=0.3", "euler.kernels=split"})).fused_stage);
   EXPECT_TRUE(params(cfd::default_case("euler", {})).fused_stage);
   EXPECT_EQ(params(cfd::default_case("euler", {})).nz, 1);
 }
@@ -595,9 +594,9 @@ TEST(Euler3dScalars, ExtrudedTwoDimensionalCaseWithScalarsIsItsBitsOnEveryPlane)
   const long nz = 4;
   const auto band = [](double, double y, double) { return std::fabs(y - 0.5) < 0.25 ? 1.0 : 0.0; };
   const auto wave = [](double x, double, double) { return 0.5 + 0.5 * std::sin(2 * M_PI * x); };
-  const Params p = with_scalars(
-      base("kh_mcnally", 24, 20, nz, {"kh_mcnally.z_max=4", "euler.riemann=hllc", "euler.integrator=rk3"}),
-      {band, wave});
+  const Params p =
+      with_scalars(base("kh_mcnally", 24, 20, nz, {"kh_mcnally.z_max=4", "euler.riemann=hllc", "euler.integrator=rk3"}),
+                   {band, wave});
   EXPECT_EQ(extruded_differences(p, nz, 20), 0);
 }
 
@@ -609,7 +608,7 @@ TEST(Euler3dScalars, AScalarOfOneIsTheDensityAndTheGasIsUntouched) {
   for (const char* integrator : {"euler.integrator=euler", "euler.integrator=rk3"}) {
     const std::vector<std::string> keys = {"boundary.x_lo=reflecting", "boundary.x_hi=reflecting",
                                            "boundary.y_lo=outflow",    "boundary.y_hi=outflow",
-                                           "euler.riemann=hllc",     integrator,
+                                           "euler.riemann=hllc",       integrator,
                                            "blast.radius=0.3"};
     const auto one = [](double, double, double) { return 1.0; };
     const auto low = [](double, double, double z) { return z < 0.4 ? 1.0 : 0.0; };

@@ -432,8 +432,9 @@ TEST(NavierStokes, KeysRefuseWhatDoesNotFit) {
   EXPECT_TRUE(refused({"viscosity.law=none", "viscosity.mu=0.1"}, "viscosity.mu"));
   EXPECT_FALSE(refused({"navier_stokes.problem=taylor_green_2d", "grid.nz=1"}, ""));
   // A fixed step too small to reach the end time in time.steps' 1e12 steps.
-  EXPECT_TRUE(refused({"time.dt=1e-300", "time.end_time=1"}, "'time.dt': a step of 1e-300 up to time.end_time 1.0 is "
-                                                             "more than 1e12 steps"));
+  EXPECT_TRUE(refused({"time.dt=1e-300", "time.end_time=1"},
+                      "'time.dt': a step of 1e-300 up to time.end_time 1.0 is "
+                      "more than 1e12 steps"));
   EXPECT_FALSE(refused({"time.dt=1e-11", "time.end_time=1"}, ""));
   // A domain whose volume overflows (the totals would be inf).
   EXPECT_TRUE(refused({"navier_stokes.problem=density_wave", "density_wave.x_max=1e200", "density_wave.y_max=1e200"},

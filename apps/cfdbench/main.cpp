@@ -242,10 +242,8 @@ const std::vector<VariantKeys>& variants_of(const std::string& solver) {
   static const std::vector<VariantKeys> euler3d = {
       {"plm-hlle-rk2", {"euler.problem=blast", "euler.riemann=hlle", "time.cfl=0.3"}},
       {"plm-hllc-rk2", {"euler.problem=blast", "euler.riemann=hllc", "time.cfl=0.3"}},
-      {"plm-hlle-rk2-split",
-       {"euler.problem=blast", "euler.riemann=hlle", "time.cfl=0.3", "euler.kernels=split"}},
-      {"plm-hllc-rk2-split",
-       {"euler.problem=blast", "euler.riemann=hllc", "time.cfl=0.3", "euler.kernels=split"}}};
+      {"plm-hlle-rk2-split", {"euler.problem=blast", "euler.riemann=hlle", "time.cfl=0.3", "euler.kernels=split"}},
+      {"plm-hllc-rk2-split", {"euler.problem=blast", "euler.riemann=hllc", "time.cfl=0.3", "euler.kernels=split"}}};
   return solver == "sod" ? sod : solver == "euler2d" ? euler2d : solver == "euler3d" ? euler3d : diffusion;
 }
 

@@ -47,12 +47,11 @@ struct Case : CaseRun {
     std::string scalar_columns;  // the passive scalars' totals, rho*s_k over the box
     for (int k = 1; k <= params.scalars; ++k) scalar_columns += ",scalar_" + std::to_string(k);
     constexpr bool volume = Dim == 3;
-    h.history.header =
-        std::string(volume ? "# cfdrun euler history: totals over the box (sum of value * cell volume)\n"
-                             "step,time,dt,mass,mom_x,mom_y,mom_z,energy,kh_mode_amplitude"
-                           : "# cfdrun euler history: totals over the box (sum of value * cell area)\n"
-                             "step,time,dt,mass,mom_x,mom_y,energy,kh_mode_amplitude") +
-        scalar_columns + "\n";
+    h.history.header = std::string(volume ? "# cfdrun euler history: totals over the box (sum of value * cell volume)\n"
+                                            "step,time,dt,mass,mom_x,mom_y,mom_z,energy,kh_mode_amplitude"
+                                          : "# cfdrun euler history: totals over the box (sum of value * cell area)\n"
+                                            "step,time,dt,mass,mom_x,mom_y,energy,kh_mode_amplitude") +
+                       scalar_columns + "\n";
     h.history.row = [&solver] {
       const Totals t = solver.totals();
       std::vector<double> row = volume ? std::vector<double>{t.mass, t.mom_x, t.mom_y, t.mom_z, t.energy, t.kh_mode}

@@ -74,10 +74,7 @@ std::vector<KeySpec> keys() {
        {"plm", "dc"}},
       {"euler.limiter", KeyType::choice, "vanleer", "slope limiter of plm", {"vanleer", "minmod", "mc"}},
       {"euler.riemann", KeyType::choice, "hlle", "Riemann solver (physics/gas/riemann/)", gas::riemann_solver_names()},
-      {"euler.integrator",
-       KeyType::choice,
-       "rk2",
-       "time integrator: forward euler, SSP-RK2 or SSP-RK3",
+      {"euler.integrator", KeyType::choice, "rk2", "time integrator: forward euler, SSP-RK2 or SSP-RK3",
        gas::integrator_names({Integrator::euler, Integrator::rk2, Integrator::rk3})},
       {"euler.original_faces", KeyType::boolean, "false",
        "the tutorial's faces: e and p reconstructed independently, face energy and sound speed from e (needs hlle)"},
@@ -140,8 +137,7 @@ std::vector<KeySpec> keys() {
     if (spec.path == "time.end_time") spec.belongs_to = "time.steps=0", spec.only_warn = true;
   }
   // What --restart may change (everything else is fixed).
-  mark_on_restart(k, {"time.steps", "time.end_time", "output.time_interval", "euler.kernels"},
-                  OnRestart::same_bits);
+  mark_on_restart(k, {"time.steps", "time.end_time", "output.time_interval", "euler.kernels"}, OnRestart::same_bits);
   mark_on_restart(k, {"time.cfl", "euler.reconstruction", "euler.limiter", "euler.riemann", "euler.integrator"},
                   OnRestart::branches);
   add_shared_keys(k, 3);

@@ -26,13 +26,13 @@
 #include "core/halo.hpp"
 #include "core/parallel.hpp"
 #include "core/snapshot.hpp"
-#include "physics/euler/split_kernels.hpp"
 #include "physics/euler/euler_params.hpp"
-#include "physics/euler/stage_2d.hpp"
 #include "physics/euler/inflow_ghosts.hpp"
 #include "physics/euler/runge_kutta.hpp"
-#include "physics/euler/stage_3d.hpp"
+#include "physics/euler/split_kernels.hpp"
 #include "physics/euler/split_kernels_3d.hpp"
+#include "physics/euler/stage_2d.hpp"
+#include "physics/euler/stage_3d.hpp"
 #include "physics/gas/state_fields.hpp"
 
 #include <array>
@@ -108,8 +108,7 @@ class Solver {
     if (grid_.ndim != Dim || (Dim == 2 && p.three_d())) throw std::logic_error(me + "a grid of another dimension");
     if (Dim == 3 && p.original_faces) throw std::logic_error(me + "the tutorial's faces are 2D only");
     if ((p.has_gravity() || p.scalars > 0) && p.fused_stage)
-      throw std::logic_error(me +
-                             "gravity or scalars with the fused stage (euler::params chooses the split kernels)");
+      throw std::logic_error(me + "gravity or scalars with the fused stage (euler::params chooses the split kernels)");
     if (int(p.scalar_initial.size()) != p.scalars)
       throw std::logic_error(me + "an initial concentration for each passive scalar");
     // Widths as the tutorial takes them: differences of face coordinates
@@ -505,8 +504,8 @@ class Solver {
       if (!p_.fused_stage) return w_;
       with_face_scheme(p_, [&](auto scheme) {
         for_each_2d<Kokkos::Iterate::Right>(
-            "euler::output_primitives", int(grid_.begin(1)), int(grid_.end(1)), int(grid_.begin(0)),
-            int(grid_.end(0)), 1, OutputPrimitives<Real, decltype(scheme)::reciprocal>{u_, u_stage_, Real(p_.gamma)});
+            "euler::output_primitives", int(grid_.begin(1)), int(grid_.end(1)), int(grid_.begin(0)), int(grid_.end(0)),
+            1, OutputPrimitives<Real, decltype(scheme)::reciprocal>{u_, u_stage_, Real(p_.gamma)});
       });
       return u_stage_;
     } else {
@@ -740,7 +739,7 @@ class Solver {
         with_blend(a, b, [&](auto blend) {
           constexpr bool B = decltype(blend)::value;
           const Update_3d<Real, B, true> gas{u_base,      u_in,        u_out,       fx_, fy_, fz_,
-                                                inverse_[0], inverse_[1], inverse_[2], a,   b,   dt};
+                                             inverse_[0], inverse_[1], inverse_[2], a,   b,   dt};
           for_each_3d("euler::update", k0, k1, j0, j1, i0, i1, gas);
           if (p_.scalars > 0)
             for_each_3d("euler::scalar_update", k0, k1, j0, j1, i0, i1,

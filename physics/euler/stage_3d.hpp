@@ -24,8 +24,8 @@
 // before writing there.
 #pragma once
 
-#include "physics/euler/tile.hpp"  // for_tile_cells, TileFaces
 #include "physics/euler/split_kernels_3d.hpp"
+#include "physics/euler/tile.hpp"  // for_tile_cells, TileFaces
 
 #include <array>
 #include <stdexcept>

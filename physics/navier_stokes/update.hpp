@@ -23,9 +23,9 @@ enum class StageKind { ssp, rk4, rhs };
 template <class Real>
 struct StageRule {
   StageKind kind = StageKind::ssp;
-  Real a = 0, b = 1;  // ssp
-  Real dt = 0;        // ssp: the step; rk4: w_out times the step
-  Real w_acc = 1;     // rk4: acc += w_acc L
+  Real a = 0, b = 1;                // ssp
+  Real dt = 0;                      // ssp: the step; rk4: w_out times the step
+  Real w_acc = 1;                   // rk4: acc += w_acc L
   bool first = true, last = false;  // rk4: acc = L at the first stage; the last adds acc
 };
 

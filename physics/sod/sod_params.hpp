@@ -32,7 +32,7 @@ struct Params : Setting {
   bool fp32 = false;
   Viscosity viscosity = Viscosity::sutherland;
   gas::Limiter limiter = gas::Limiter::vanleer;
-  bool reconstruct = true;  // plm (true) or piecewise constant (first-order Godunov)
+  bool reconstruct = true;                            // plm (true) or piecewise constant (first-order Godunov)
   gas::Integrator integrator = gas::Integrator::rk2;  // hllc: SSP-RK2 or forward Euler (gas/integrators.hpp)
   // gas
   double gamma = 1.4, R = 287.03, Pr = 0.72, mu0 = 1.716e-5, T0 = 273.2, S = 111, Re = 25000;

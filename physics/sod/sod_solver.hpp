@@ -742,10 +742,9 @@ class Solver {
       State<Real, Layout>& in = s == 0 ? q_ : q2_;
       State<Real, Layout>& out = last && m.stages > 1 ? q_ : q2_;
       fluxes(in);
-      Kokkos::parallel_for(
-          "sod::rk_update", cells,
-          RkUpdate<Real, Layout>{q_, in, out, f_, m.stage[s].a.template as<Real>(), m.stage[s].b.template as<Real>(),
-                                 ratio});
+      Kokkos::parallel_for("sod::rk_update", cells,
+                           RkUpdate<Real, Layout>{q_, in, out, f_, m.stage[s].a.template as<Real>(),
+                                                  m.stage[s].b.template as<Real>(), ratio});
       if (last && m.stages == 1) std::swap(q_, q2_);
       halo_.fill(Ghosts{last ? q_ : out});
     }

@@ -6,7 +6,7 @@
 #pragma once
 
 #include "core/config.hpp"
-#include "core/decomposition.hpp"  // BoundaryKind
+#include "core/decomposition.hpp"         // BoundaryKind
 #include "physics/gas/exact_riemann.hpp"  // RiemannState
 
 #include <functional>
