@@ -172,10 +172,13 @@ bool is_numbered_h5(const std::string& name, std::string* word) {
 
 }  // namespace
 
+// The names of a run's files other than its numbered ones: <word> and one of these.
+constexpr const char* output_tails[] = {".xdmf", ".hst", "_final.txt", "_mesh.hdf5"};
+
 bool is_output_name(const std::string& name) {
   std::string word;
   if (is_numbered_h5(name, &word)) return true;
-  for (const char* tail : {".xdmf", ".hst", "_final.txt", "_mesh.hdf5"})
+  for (const char* tail : output_tails)
     if (ends_with(name, tail)) return is_word(name.substr(0, name.size() - std::strlen(tail)));
   return false;
 }
@@ -189,7 +192,7 @@ bool is_output_name_of(const std::string& name, const std::string& prefix) {
   std::string word;
   if (!is_output_name(name)) return false;
   if (is_numbered_h5(name, &word)) return word == prefix || word == "checkpoint" || word == "diagnosis";
-  for (const char* tail : {".xdmf", ".hst", "_final.txt", "_mesh.hdf5"})
+  for (const char* tail : output_tails)
     if (name == prefix + tail) return true;
   return false;
 }

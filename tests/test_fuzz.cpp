@@ -13,6 +13,7 @@
 // tests/fuzz_cli.py does the same for command lines through the binary.
 #include "core/config.hpp"
 #include "physics/solvers.hpp"
+#include "tests/test_files.hpp"
 
 #include <gtest/gtest.h>
 #include <yaml-cpp/yaml.h>
@@ -33,12 +34,7 @@ namespace {
 
 using Rng = std::mt19937_64;
 
-std::string slurp(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using cfd::test::slurp;
 
 size_t pick(Rng& rng, size_t n) { return std::uniform_int_distribution<size_t>(0, n - 1)(rng); }
 

@@ -3,6 +3,7 @@
 #include "core/hdf5_file.hpp"
 #include "core/snapshot.hpp"
 #include "core/text_field.hpp"
+#include "tests/test_files.hpp"
 
 #include <gtest/gtest.h>
 
@@ -16,19 +17,8 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string fresh_dir(const std::string& name) {
-  const std::string dir =
-      (fs::temp_directory_path() / ("cfdrun_test_" + name + "_" + std::to_string(::getpid()))).string();
-  fs::remove_all(dir);
-  return dir;
-}
-
-std::string slurp(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using cfd::test::fresh_dir;
+using cfd::test::slurp;
 
 }  // namespace
 

@@ -11,6 +11,7 @@
 #include "core/run/history_file.hpp"
 #include "core/safe_files.hpp"
 #include "core/snapshot.hpp"
+#include "tests/test_files.hpp"
 
 #include <gtest/gtest.h>
 
@@ -34,19 +35,8 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string fresh_dir(const std::string& name) {
-  const std::string dir =
-      (fs::temp_directory_path() / ("cfdrun_test_folder_" + name + "_" + std::to_string(::getpid()))).string();
-  fs::remove_all(dir);
-  return dir;
-}
-
-std::string slurp(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+std::string fresh_dir(const std::string& name) { return cfd::test::fresh_dir("folder_" + name); }
+using cfd::test::slurp;
 
 bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
