@@ -342,7 +342,7 @@ void measure(Row& row, int repeats, long updates, double bytes_per_update, doubl
 }
 
 // One timed solve of `steps` CFL-limited steps with a solver of the common
-// interface (set_initial_state, stable_dt, advance, release); `read_back`
+// interface (set_initial_state, allowed_dt, advance, release); `read_back`
 // brings the result to the host, as a run would. Returns the loop seconds.
 template <class Solver, class ReadBack>
 double timed_solve(Solver& solver, long steps, ReadBack read_back) {
@@ -356,7 +356,7 @@ double timed_solve(Solver& solver, long steps, ReadBack read_back) {
   if constexpr (cfd::detail::fuses_steps<Solver>::value)
     solver.advance_steps(steps);
   else
-    for (long s = 0; s < steps; ++s) solver.advance(solver.stable_dt());
+    for (long s = 0; s < steps; ++s) solver.advance(solver.allowed_dt());
   Kokkos::fence();
   const double loop = world.max(t.seconds());
   last_halo_ms = world.max(solver.halo().exchange_seconds() - halo0) / steps * 1e3;

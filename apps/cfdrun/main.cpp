@@ -159,6 +159,14 @@ int usage_error(const std::string& message) {
   return cfd::exit_usage;
 }
 
+// Whether a version "MAJOR.MINOR.PATCH" is before MAJOR.MINOR (an empty
+// or unreadable one is: format-1 checkpoints wrote none).
+bool version_before(const std::string& version, int major, int minor) {
+  int a = 0, b = 0;
+  if (std::sscanf(version.c_str(), "%d.%d", &a, &b) != 2) return true;
+  return a < major || (a == major && b < minor);
+}
+
 }  // namespace
 
 int main(int argc, char* argv[]) {
@@ -342,6 +350,24 @@ int main(int argc, char* argv[]) {
       // Numerics that change here make a branch of the run: said once.
       const cfd::Config stored = cfd::Config::from_string(
           checkpoint.configuration, restart_file + " (stored configuration)", {}, cfd::solver_keys);
+      // navier_stokes' time.cfl was a sum of the directions' Courant numbers
+      // before cfdrun 0.2.0; it is now per direction, as in every gas solver
+      // (physics/gas/time_step.hpp). Its old value would now allow steps
+      // two or three times as long: the user chooses the new one.
+      if (checkpoint.solver == "navier_stokes" && version_before(checkpoint.cfdrun_version, 0, 2) &&
+          !(stored.get_real("time.dt") > 0) &&
+          std::find(user_sets.begin(), user_sets.end(), "time.cfl") == user_sets.end()) {
+        const double old_cfl = stored.get_real("time.cfl");
+        const int directions = stored.get_int("grid.nz") > 1 ? 3 : 2;
+        throw cfd::ConfigError(restart_file + ": error: this navier_stokes checkpoint was written by cfdrun " +
+                               (checkpoint.cfdrun_version.empty() ? "before 0.2.0" : checkpoint.cfdrun_version) +
+                               ", when time.cfl (" + cfd::format_real(old_cfl) +
+                               ") was the sum of the directions' Courant numbers; it is now the Courant number along "
+                               "each direction, as in every gas solver. Continue with --set time.cfl=" +
+                               cfd::format_real(old_cfl / directions) + " (about the same step: " +
+                               cfd::format_real(old_cfl) + "/" + std::to_string(directions) +
+                               ") or another value; the results then differ from an unbroken run's in the last bits");
+      }
       branch_notes = [keys, stored, step = checkpoint.step](const cfd::Config& now) {
         std::vector<std::string> notes;
         for (const auto& spec : keys)

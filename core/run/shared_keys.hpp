@@ -13,4 +13,11 @@ namespace cfd {
 // `ndim` is the number of directions the solver splits over ranks.
 void add_shared_keys(std::vector<KeySpec>& keys, int ndim);
 
+// The checks of a run to an end time that every solver with
+// time.end_time and output.time_interval makes: a positive end time when
+// time.steps is 0, and no more than max_snapshots output times (each one a
+// step landed on: an interval far below the run's length would write
+// snapshot after snapshot without end). Refused at the key.
+void check_end_time(const Config& c, long steps, double end_time, double output_interval);
+
 }  // namespace cfd

@@ -6,9 +6,12 @@
 // and the final snapshot. The solvers provide the physics:
 //
 //   void set_initial_state();
-//   double stable_dt() const;        // this rank's bound on the step (the loop
-//                                    // takes the minimum over ranks); <= 0 or
-//                                    // NaN: a cell is not physical
+//   double allowed_dt() const;       // the largest step this rank allows, its
+//                                    // factors applied (the gas solvers:
+//                                    // physics/gas/time_step.hpp; diffusion:
+//                                    // its fixed step); the loop takes the
+//                                    // minimum over ranks; <= 0 or NaN: a
+//                                    // cell is not physical
 //   void advance(double dt);
 //   void land_on(double time);       // the step just taken ended at `time` exactly
 //   long step() const;  double time() const;
@@ -262,7 +265,7 @@ class LoopRun {
   // requests (their OR): a stop, or a checkpoint by the wall clock. Returns
   // the stable dt; a broken state or a collapsed dt ends the run.
   double agree_on_step() {
-    double local = physics_.stable_dt();
+    double local = physics_.allowed_dt();
     if (!(local > 0) || !std::isfinite(local)) local = -1;
     const run::StepAgreement agreed = run::agree_on_step(comm_, local, requests());
     if (agreed.requests.stop()) stop_now(agreed.requests);

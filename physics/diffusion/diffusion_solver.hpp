@@ -136,7 +136,7 @@ class Solver {
   int fused_steps() const { return implicit_ ? 1 : p_.fused_steps; }
   // A failed linear solve (every rank knows it) ends the run through the
   // driver's fault path.
-  double stable_dt() const { return solve_failure_.empty() ? p_.alpha : -1.0; }
+  double allowed_dt() const { return solve_failure_.empty() ? p_.alpha : -1.0; }
   // alpha <= 0.25 keeps the explicit scheme stable; NaN or Inf can still
   // come from the input (or a broken device), and are reported at the first
   // point. An implicit step whose solve did not converge is reported as such.

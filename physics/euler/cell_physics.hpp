@@ -8,6 +8,7 @@
 
 #include "core/parallel.hpp"
 #include "physics/gas/ideal_gas.hpp"
+#include "physics/gas/time_step.hpp"
 
 #include <type_traits>
 #include <utility>
@@ -62,16 +63,14 @@ KOKKOS_FORCEINLINE_FUNCTION void store_flux(const A& flux, const gas::Conserved<
   flux(IEN, at...) = f.energy;
 }
 
-// A cell's bound on dt: min(dx/(|vx|+c), dy/(|vy|+c)); -1 where the cell is
-// not physical (density or pressure not positive, or NaN). The modern
-// schemes take w from cell_primitives<true> (one reciprocal where the
-// tutorial's scheme, like its Fortran, divides four times).
+// A cell's bound on dt without the CFL number (physics/gas/time_step.hpp,
+// the contract): min(dx/(|vx|+c), dy/(|vy|+c)); -1 where the cell is not
+// physical. The modern schemes take w from cell_primitives<true> (one
+// reciprocal where the tutorial's scheme, like its Fortran, divides four
+// times).
 template <class Real>
 KOKKOS_FORCEINLINE_FUNCTION Real cell_dt_bound(const CellPrimitives<Real>& w, Real dx, Real dy, Real gamma) {
-  if (!(w.rho > Real(0)) || !(w.p > Real(0))) return Real(-1);
-  const Real cs = gas::sound_speed(w.rho, w.p, gamma);
-  const Real tx = dx / (kmath::fabs(w.vx) + cs), ty = dy / (kmath::fabs(w.vy) + cs);
-  return tx < ty ? tx : ty;
+  return gas::convective_dt_bound<2>(w.rho, w.vx, w.vy, w.vz, w.p, gamma, dx, dy, dy);
 }
 
 // One direction's part of the stage update, (F_lo - F_hi)/d. Reciprocal

@@ -3,7 +3,6 @@
 #include "core/case_formulas.hpp"
 #include "core/problem_table.hpp"
 #include "core/run/shared_keys.hpp"
-#include "core/snapshot.hpp"  // max_snapshots
 
 #include <map>
 #include <memory>
@@ -12,6 +11,12 @@
 namespace cfd::euler {
 
 namespace {
+
+// The gas problems this solver can represent (euler has no walls: couette is not among its problems).
+const std::vector<gas::Problem>& problems() {
+  static const std::vector<gas::Problem> table = gas::problems_for(false);
+  return table;
+}
 
 constexpr int max_scalars = 8;  // W holds 6 primitives and the scalars; the halo takes up to 16 components
 
@@ -65,7 +70,8 @@ std::vector<KeySpec> keys() {
        {},
        1e-6,
        1},
-      {"euler.problem", KeyType::choice, "kh_mcnally", problems_description(), problem_table::names(problems())},
+      {"euler.problem", KeyType::choice, "kh_mcnally", gas::problems_description(problems()),
+       problem_table::names(problems())},
       {"euler.precision", KeyType::choice, "fp64", "working precision", {"fp32", "fp64"}},
       {"euler.reconstruction",
        KeyType::choice,
@@ -88,18 +94,19 @@ std::vector<KeySpec> keys() {
        "and update as kernels of their own (formerly euler2d.fused_stage: true or false)",
        {"fused", "split"}},
       {"euler.gamma", KeyType::real, "1.6666666666666667", "ratio of specific heats", {}, 1.0000001, 10},
-      {"boundary.x_lo", KeyType::choice, "periodic",
-       "boundary at the lower x side (inflow: ghost cells at a state from formulas, keys inflow_x_lo.*)", sides},
-      {"boundary.x_hi", KeyType::choice, "periodic",
-       "boundary at the upper x side (inflow: ghost cells at a state from formulas, keys inflow_x_hi.*)", sides},
-      {"boundary.y_lo", KeyType::choice, "periodic",
-       "boundary at the lower y side (inflow: ghost cells at a state from formulas, keys inflow_y_lo.*)", sides},
-      {"boundary.y_hi", KeyType::choice, "periodic",
-       "boundary at the upper y side (inflow: ghost cells at a state from formulas, keys inflow_y_hi.*)", sides},
-      {"boundary.z_lo", KeyType::choice, "periodic",
-       "boundary at the lower z side of a 3D grid (grid.nz > 1; inflow: keys inflow_z_lo.*)", sides},
-      {"boundary.z_hi", KeyType::choice, "periodic",
-       "boundary at the upper z side of a 3D grid (grid.nz > 1; inflow: keys inflow_z_hi.*)", sides},
+  };
+  // The six sides' boundaries (z: 3D grids), each with its inflow keys.
+  for (int side = 0; side < side_count; ++side) {
+    const std::string name = side_names[side], axis = name.substr(0, 1),
+                      where = std::string(side % 2 ? "upper " : "lower ") + axis + " side";
+    k.push_back({"boundary." + name, KeyType::choice, "periodic",
+                 side < 4
+                     ? "boundary at the " + where + " (inflow: ghost cells at a state from formulas, keys inflow_" +
+                           name + ".*)"
+                     : "boundary at the " + where + " of a 3D grid (grid.nz > 1; inflow: keys inflow_" + name + ".*)",
+                 sides});
+  }
+  const std::vector<KeySpec> rest = {
       {"euler.scalars",
        KeyType::integer,
        "0",
@@ -120,7 +127,8 @@ std::vector<KeySpec> keys() {
        {},
        0},
   };
-  for (auto& o : problem_keys()) k.push_back(o);
+  k.insert(k.end(), rest.begin(), rest.end());
+  for (auto& o : gas::problem_keys(problems(), "euler.problem")) k.push_back(o);
   for (auto& o : inflow_keys()) k.push_back(o);
   for (int n = 1; n <= max_scalars; ++n) {
     KeySpec s{"scalars.s" + std::to_string(n), KeyType::string, "0",
@@ -157,7 +165,7 @@ std::vector<KeySpec> keys() {
 Params params(const Config& c) {
   Params p;
   const std::string& prob = c.get_string("euler.problem");
-  p.problem = find_problem(prob);  // a choice: one of the table's
+  p.problem = gas::find_problem(prob);  // a choice: one of the table's
   // Another problem's keys, and constants without formulas, are refused
   // by the Config (KeySpec::belongs_to), with their place.
   problem_table::read_domain(c, prob, p.lo, p.hi);
@@ -226,14 +234,7 @@ Params params(const Config& c) {
   // (3D grids have a fused stage of their own, stage_3d.hpp.)
   if (p.has_gravity() || p.scalars > 0) p.fused_stage = false;
 
-  if (p.steps == 0 && !(p.end_time > 0)) c.reject("time.end_time", "must be positive when time.steps is 0");
-  // Each output time is a step landed on: an interval far below the run's
-  // length would write snapshot after snapshot without end.
-  if (p.steps == 0 && p.output_interval > 0 && p.end_time / p.output_interval > max_snapshots)
-    c.reject("output.time_interval", "a snapshot every " + format_real(p.output_interval) + " up to time.end_time " +
-                                         format_real(p.end_time) + " would be more than " +
-                                         std::to_string(static_cast<long>(max_snapshots)) +
-                                         " snapshots; choose a larger interval");
+  check_end_time(c, p.steps, p.end_time, p.output_interval);
   if (p.original_faces && p.riemann != gas::RiemannSolver::hlle)
     c.reject("euler.original_faces", "the tutorial's faces go with riemann: hlle");
   if (p.three_d()) refuse_in_3d(c, p);

@@ -8,9 +8,9 @@
 #include "core/config.hpp"
 #include "core/decomposition.hpp"
 #include "physics/euler/inflow_sides.hpp"
-#include "physics/euler/problems/problem.hpp"
 #include "physics/gas/integrators.hpp"
 #include "physics/gas/limiters.hpp"
+#include "physics/gas/problems/problem.hpp"
 #include "physics/gas/riemann_solvers.hpp"
 
 #include <array>
@@ -21,11 +21,16 @@ namespace cfd::euler {
 
 using gas::Integrator;  // euler offers euler, rk2 and rk3 (physics/gas/integrators.hpp)
 
-// The domain, grid and gas (Setting, what a problem reads), then the numerics.
-struct Params : Setting {
-  const Problem* problem = nullptr;  // euler.problem, from the table (problems/problem.hpp)
-  StateAt initial;                   // the problem's state (host only)
-  long steps = 0;                    // 0: run to end_time
+// The domain, grid and gas (gas::Setting, what a problem reads; euler's has
+// no viscosity and no walls), then the numerics.
+struct Params : gas::Setting {
+  Params() {
+    nx = 256, ny = 256, gamma = 5.0 / 3.0;
+    choice = "euler.problem";
+  }
+  const gas::Problem* problem = nullptr;  // euler.problem, from the gas problems' table (physics/gas/problems/)
+  StateAt initial;                        // the problem's state (host only)
+  long steps = 0;                         // 0: run to end_time
   double end_time = 2;
   double cfl = 0.4;
   bool fp32 = false;

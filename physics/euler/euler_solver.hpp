@@ -185,13 +185,14 @@ class Solver {
   }
 
   // dt = cfl * min over this block's cells of min(dx/(|vx|+c), dy/(|vy|+c)
-  // [, dz/(|vz|+c)]); negative when a cell is not physical. The driver takes
+  // [, dz/(|vz|+c)]) (gas::allowed_dt, the gas solvers' one meaning of
+  // time.cfl); negative when a cell is not physical. The driver takes
   // the minimum over ranks, which is exact, so every rank count gives the
   // same dt. The fused stage finds the bound of the next step with the last
   // stage of this one (from the values it has just written: the same bits);
   // otherwise a kernel finds it, from the primitives as the face scheme
   // takes them (by a reciprocal, or the tutorial's divisions).
-  double stable_dt() const {
+  double allowed_dt() const {
     const auto block_bound = [&](auto reciprocal) {
       constexpr bool R = decltype(reciprocal)::value;
       if constexpr (Dim == 3)
@@ -210,7 +211,7 @@ class Solver {
       else
         local = reciprocal_cells() ? block_bound(std::true_type{}) : block_bound(std::false_type{});
     }
-    return local < Real(0) || !(local == local) ? -1.0 : p_.cfl * static_cast<double>(local);
+    return gas::allowed_dt(p_.cfl, static_cast<double>(local));
   }
 
   // Whether the case's face scheme takes its cells' primitives by a
@@ -226,7 +227,7 @@ class Solver {
     const bool reciprocal = reciprocal_cells();
     return first_flagged_cell(
         "euler::find_bad_cell", grid_, dec_.comm, KOKKOS_LAMBDA(const long k, const long j, const long i) {
-          // The primitives as stable_dt computes them, so that the cell it
+          // The primitives as allowed_dt computes them, so that the cell it
           // finds unphysical is the one found here.
           const Real rho = element(u, IDN, k, j, i), mx = element(u, IM1, k, j, i), my = element(u, IM2, k, j, i),
                      mz = element(u, IM3, k, j, i), energy = element(u, IEN, k, j, i);

@@ -13,13 +13,15 @@
 
 #include "core/config.hpp"
 #include "core/decomposition.hpp"
-#include "physics/euler/problems/problem.hpp"
+#include "physics/gas/problems/problem.hpp"
 
 #include <array>
 #include <functional>
 #include <vector>
 
 namespace cfd::euler {
+
+using gas::StateAt;
 
 struct InflowSide {
   StateAt state;                                                        // the ghost cells' primitives at (x, y, z, t)

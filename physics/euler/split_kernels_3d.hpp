@@ -28,10 +28,7 @@ enum { IPV = 4, NPRIM_3D = 5 };
 // the 2D bound's minimum first (the same bits where z allows more).
 template <class Real>
 KOKKOS_FORCEINLINE_FUNCTION Real cell_dt_bound(const CellPrimitives<Real>& w, Real dx, Real dy, Real dz, Real gamma) {
-  const Real txy = cell_dt_bound(w, dx, dy, gamma);
-  if (!(txy >= Real(0))) return txy;
-  const Real tz = dz / (kmath::fabs(w.vz) + gas::sound_speed(w.rho, w.p, gamma));
-  return txy < tz ? txy : tz;
+  return gas::convective_dt_bound<3>(w.rho, w.vx, w.vy, w.vz, w.p, gamma, dx, dy, dz);
 }
 
 // The stage update from three directions' parts: u_in + dt*((x + y) + z),

@@ -235,7 +235,7 @@ struct FusedStage2d {
 
   // A cell's bound on the next dt from the values just written: read back
   // (each CPU thread its own cells), or given (a GPU thread's registers).
-  // The primitives as the scheme takes them, as Solver::stable_dt does.
+  // The primitives as the scheme takes them, as Solver::allowed_dt does.
   struct DtBound {
     Array3<Real> u;
     Array1<Real> dx, dy;

@@ -2,13 +2,18 @@
 
 #include "core/problem_table.hpp"
 #include "core/run/shared_keys.hpp"
-#include "core/snapshot.hpp"  // max_snapshots
 
 #include <string>
 
 namespace cfd::navier_stokes {
 
 namespace {
+
+// The gas problems this solver can represent (every gas problem).
+const std::vector<gas::Problem>& problems() {
+  static const std::vector<gas::Problem> table = gas::problems_for(true);
+  return table;
+}
 
 const char* side_names[6] = {"x_lo", "x_hi", "y_lo", "y_hi", "z_lo", "z_hi"};
 
@@ -33,19 +38,19 @@ std::vector<KeySpec> keys() {
        0},
       {"time.cfl",
        KeyType::real,
-       "1",
-       "convective limit: dt <= cfl / max over cells of sum_d (|v_d| + c)/h_d; in 1D central differences with rk4 "
-       "are stable to 2.83/k (k, the scheme's largest modified wavenumber: 1, 1.37, 1.59 at orders 2, 4, 6), with "
-       "rk3 to 1.73/k, so 1 is safe with either at every order; at low Mach number the sum over directions is up "
-       "to sqrt(2) (2D) or sqrt(3) (3D) times the rate of the fastest sound wave, which runs along a diagonal: "
-       "the Re 1600 vortex runs at 2.5 with rk4 (orders 4 and 6 ran stably at 3.0 on 32^3)",
+       "0.4",
+       "convective limit: dt <= cfl * min over cells and directions d of h_d/(|v_d| + c), the meaning time.cfl has "
+       "in every gas solver; central differences with rk4 are stable to 2.83/k along one direction (k, the "
+       "scheme's largest modified wavenumber: 1, 1.37, 1.59 at orders 2, 4, 6), with rk3 to 1.73/k, and a sound "
+       "wave along a diagonal sees sqrt(2) (2D) or sqrt(3) (3D) times that rate, so 0.4 is safe with either at "
+       "every order; the Re 1600 vortex runs at 0.88 with rk4",
        {},
        1e-6,
        3},
       {"time.fourier",
        KeyType::real,
        "0.2",
-       "viscous limit: dt <= fourier / max over cells of nu_eff sum_d 1/h_d^2, nu_eff = max(4/3, gamma/Pr) mu/rho "
+       "viscous limit: dt <= fourier * min over cells of 1/(nu_eff sum_d 1/h_d^2), nu_eff = max(4/3, gamma/Pr) mu/rho "
        "(the viscous operator's spectral radius per direction is about 4, 5.4, 6.2 nu_eff/h^2 at orders 2, 4, 6, and "
        "rk3/rk4 are stable on the negative axis to about 2.5/2.8: at most 0.4)",
        {},
@@ -57,7 +62,7 @@ std::vector<KeySpec> keys() {
        "a fixed time step (0: from time.cfl and time.fourier); for time-convergence studies",
        {},
        0},
-      {"navier_stokes.problem", KeyType::choice, "taylor_green", problems_description(),
+      {"navier_stokes.problem", KeyType::choice, "taylor_green", gas::problems_description(problems()),
        problem_table::names(problems())},
       {"navier_stokes.precision", KeyType::choice, "fp64", "working precision", {"fp32", "fp64"}},
       {"navier_stokes.order",
@@ -125,7 +130,7 @@ std::vector<KeySpec> keys() {
     t.belongs_to = side_key(s) + "=isothermal_wall";
     k.push_back(t);
   }
-  for (auto& o : problem_keys()) k.push_back(o);
+  for (auto& o : gas::problem_keys(problems(), "navier_stokes.problem")) k.push_back(o);
   for (auto& spec : k) {
     if (spec.path == "time.end_time") spec.belongs_to = "time.steps=0", spec.only_warn = true;
     if (spec.path == "viscosity.S") spec.belongs_to = "viscosity.law=sutherland";
@@ -142,7 +147,7 @@ std::vector<KeySpec> keys() {
 Params params(const Config& c) {
   Params p;
   const std::string& prob = c.get_string("navier_stokes.problem");
-  p.problem = find_problem(prob);
+  p.problem = gas::find_problem(prob);
   p.nx = c.get_int("grid.nx");
   p.ny = c.get_int("grid.ny");
   p.nz = c.get_int("grid.nz");
@@ -205,12 +210,7 @@ Params params(const Config& c) {
     c.reject("viscosity.mu", "a viscous gas needs viscosity.mu > 0 (problem " + prob +
                                  " sets none; or viscosity.law: none for the Euler equations)");
 
-  if (p.steps == 0 && !(p.end_time > 0)) c.reject("time.end_time", "must be positive when time.steps is 0");
-  if (p.steps == 0 && p.output_interval > 0 && p.end_time / p.output_interval > max_snapshots)
-    c.reject("output.time_interval", "a snapshot every " + format_real(p.output_interval) + " up to time.end_time " +
-                                         format_real(p.end_time) + " would be more than " +
-                                         std::to_string(static_cast<long>(max_snapshots)) +
-                                         " snapshots; choose a larger interval");
+  check_end_time(c, p.steps, p.end_time, p.output_interval);
   // A fixed step that would take more steps than time.steps may count is
   // no run at all (time.dt: 1e-300 asked for 5e298 steps).
   if (p.steps == 0 && p.fixed_dt > 0 && p.end_time / p.fixed_dt > 1e12)

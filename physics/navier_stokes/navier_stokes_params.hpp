@@ -9,22 +9,30 @@
 #include "core/config.hpp"
 #include "core/decomposition.hpp"
 #include "physics/gas/integrators.hpp"
+#include "physics/gas/problems/problem.hpp"
 #include "physics/gas/transport.hpp"
-#include "physics/navier_stokes/problems/problem.hpp"
 
 #include <array>
 
 namespace cfd::navier_stokes {
 
 using gas::Integrator;  // navier_stokes offers rk3 and rk4 (physics/gas/integrators.hpp)
-// The domain, grid, gas and sides (Setting, what a problem reads; Side and
-// Wall there too), then the numerics.
-struct Params : Setting {
-  const Problem* problem = nullptr;  // navier_stokes.problem
-  StateAt initial;                   // the problem's state (host only)
-  long steps = 0;                    // 0: run to end_time
+using gas::Side;
+using gas::StateAt;
+using gas::Wall;
+// The domain, grid, gas and sides (gas::Setting, what a problem reads; Side
+// and Wall there too), then the numerics.
+struct Params : gas::Setting {
+  Params() {
+    nz = 64;
+    viscosity.law = gas::ViscosityLaw::constant;
+    choice = "navier_stokes.problem";
+  }
+  const gas::Problem* problem = nullptr;  // navier_stokes.problem, from the gas problems' table
+  StateAt initial;                        // the problem's state (host only)
+  long steps = 0;                         // 0: run to end_time
   double end_time = 1;
-  double cfl = 1.0;      // dt <= cfl / sum_d (|v_d| + c)/h_d
+  double cfl = 0.4;      // dt <= cfl min_d h_d/(|v_d| + c) (physics/gas/time_step.hpp)
   double fourier = 0.2;  // dt <= fourier / (nu_eff sum_d 1/h_d^2)
   double fixed_dt = 0;   // time.dt: > 0 fixes the step (convergence studies)
   bool fp32 = false;

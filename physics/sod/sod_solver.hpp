@@ -433,7 +433,7 @@ class Solver {
   // The step size the scheme allows on this block, in Sod units (Lx/a);
   // negative when the state is not physical. dt falls as the speed rises,
   // so the driver's minimum over ranks is the dt of the fastest signal.
-  double stable_dt() const {
+  double allowed_dt() const {
     if (keep_) return fixed_dt_sod_;
     Real speed = 0;
     Kokkos::parallel_reduce("sod::max_signal_speed", Kokkos::RangePolicy<ExecSpace>(grid_.begin(0), grid_.end(0)),
@@ -470,7 +470,7 @@ class Solver {
         full_steps_ += k;
         time_ = full_steps_ * fixed_dt_sod_ + partial_time_;
       } else {
-        advance(stable_dt());
+        advance(allowed_dt());
       }
       done += k;
     }

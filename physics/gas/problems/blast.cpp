@@ -1,9 +1,9 @@
 // A circular blast: Sod's states inside and outside a circle (a sphere on a
 // 3D grid), which the blast tests of tests/test_euler2d.cpp and
 // tests/test_euler3d.cpp check for mirror symmetry.
-#include "physics/euler/problems/problem.hpp"
+#include "physics/gas/problems/problem.hpp"
 
-namespace cfd::euler {
+namespace cfd::gas {
 
 namespace {
 
@@ -24,7 +24,7 @@ std::vector<KeySpec> blast_keys() {
           {"blast.radius", KeyType::real, "0.1", "blast radius", {}, 0}};
 }
 
-StateAt blast_state(const Config& c, const Setting& p) {
+StateAt blast_state(const Config& c, Setting& p) {
   auto get = [&](const char* key) { return c.get_real(std::string("blast.") + key); };
   const Blast k{get("rho_inside"), get("p_inside"), get("rho_outside"), get("p_outside"), get("x_centre"),
                 get("y_centre"),   get("z_centre"), get("radius"),      p.three_d()};
@@ -48,4 +48,4 @@ extern const Problem blast{"blast",
                            blast_state};
 }  // namespace problems_list
 
-}  // namespace cfd::euler
+}  // namespace cfd::gas

@@ -3,11 +3,11 @@
 // case is read, so that an error names the key's place in the case file and
 // the column inside the formula, and evaluated once per cell at the start.
 #include "core/case_formulas.hpp"
-#include "physics/euler/problems/problem.hpp"
+#include "physics/gas/problems/problem.hpp"
 
 #include <memory>
 
-namespace cfd::euler {
+namespace cfd::gas {
 
 namespace {
 
@@ -27,7 +27,7 @@ std::vector<KeySpec> formula_keys() {
           constants_key("expression.*")};
 }
 
-StateAt formula_state(const Config& c, const Setting&) {
+StateAt formula_state(const Config& c, Setting&) {
   const auto constants = case_constants(c);
   auto formula = [&](const char* key) { return case_formula(c, std::string("expression.") + key, constants); };
   // Shared: a StateAt is copied with the Params that hold it, an Expression
@@ -48,4 +48,4 @@ extern const Problem expression{
     formula_state};
 }  // namespace problems_list
 
-}  // namespace cfd::euler
+}  // namespace cfd::gas

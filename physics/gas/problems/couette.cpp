@@ -12,11 +12,11 @@
 // rho = p0/(R T). couette.start chooses the initial state: that steady
 // solution (exact), or the linear profiles between the walls' values
 // (linear), which viscous heating then bends into it.
-#include "physics/navier_stokes/problems/problem.hpp"
+#include "physics/gas/problems/problem.hpp"
 
 #include <cmath>
 
-namespace cfd::navier_stokes {
+namespace cfd::gas {
 
 namespace {
 
@@ -73,7 +73,8 @@ extern const Problem couette{"couette",
                              0,
                              1,
                              couette_keys,
-                             couette_state};
+                             couette_state,
+                             Needs::walls};
 }  // namespace problems_list
 
-}  // namespace cfd::navier_stokes
+}  // namespace cfd::gas

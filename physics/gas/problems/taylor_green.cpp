@@ -13,11 +13,11 @@
 //   p = p0 + rho0/4 (cos 2x + cos 2y) e^(-4 nu t),  rho = rho0,
 // so that the kinetic energy decays as exp(-4 nu t) (2 nu k^2 with k^2 = 2)
 // up to the effects of compressibility, O(M^2).
-#include "physics/navier_stokes/problems/problem.hpp"
+#include "physics/gas/problems/problem.hpp"
 
 #include <cmath>
 
-namespace cfd::navier_stokes {
+namespace cfd::gas {
 
 namespace {
 
@@ -54,8 +54,7 @@ std::vector<KeySpec> taylor_green_keys() { return vortex_keys("taylor_green", "0
 std::vector<KeySpec> taylor_green_2d_keys() { return vortex_keys("taylor_green_2d", "0.05", "100"); }
 
 StateAt taylor_green_state(const Config& c, Setting& p) {
-  if (!p.three_d())
-    c.reject("navier_stokes.problem", "taylor_green is the 3D vortex (grid.nz > 1); taylor_green_2d is the 2D one");
+  if (!p.three_d()) c.reject(p.choice, "taylor_green is the 3D vortex (grid.nz > 1); taylor_green_2d is the 2D one");
   const double p0 = vortex_scales(c, p, "taylor_green"), R = p.R, T0 = p0 / R;
   return [p0, R, T0](double x, double y, double z, double) {
     const double pressure = p0 + (std::cos(2 * x) + std::cos(2 * y)) * (std::cos(2 * z) + 2) / 16;
@@ -91,4 +90,4 @@ extern const Problem taylor_green_2d{"taylor_green_2d",
                                      taylor_green_2d_state};
 }  // namespace problems_list
 
-}  // namespace cfd::navier_stokes
+}  // namespace cfd::gas

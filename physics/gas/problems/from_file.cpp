@@ -8,12 +8,12 @@
 // then rounded to the working precision as every problem's state is. Every
 // rank reads the whole arrays at the start and takes its own cells.
 #include "core/initial_file.hpp"
-#include "physics/euler/problems/problem.hpp"
+#include "physics/gas/problems/problem.hpp"
 
 #include <cmath>
 #include <memory>
 
-namespace cfd::euler {
+namespace cfd::gas {
 
 namespace {
 
@@ -35,7 +35,7 @@ std::vector<KeySpec> file_keys() {
       "(nz, ny, nx), at its root or in /fields (a cfdrun snapshot)")};
 }
 
-StateAt file_state(const Config& c, const Setting& p) {
+StateAt file_state(const Config& c, Setting& p) {
   auto state = std::make_shared<FileState>();
   state->nx = p.nx, state->ny = p.ny, state->nz = p.nz, state->lo = p.lo, state->hi = p.hi;
   if (p.three_d()) {
@@ -65,4 +65,4 @@ extern const Problem file{
     "file", "rho, vx, vy (vz in 3D) and p read from an HDF5 file (key file.path)", 0, 1, file_keys, file_state};
 }  // namespace problems_list
 
-}  // namespace cfd::euler
+}  // namespace cfd::gas

@@ -4,11 +4,11 @@
 // solvers treat their directions alike. sod_diagonal puts the interface
 // across the box's diagonal, normal (1, 1, 1) (2D: (1, 1)) through the
 // centre: a tube that no grid direction follows.
-#include "physics/euler/problems/problem.hpp"
+#include "physics/gas/problems/problem.hpp"
 
 #include <cmath>
 
-namespace cfd::euler {
+namespace cfd::gas {
 
 namespace {
 
@@ -47,7 +47,7 @@ extern const Problem sod_x{"sod_x",
                            0,
                            1,
                            [] { return tube_keys("sod_x"); },
-                           [](const Config& c, const Setting&) -> StateAt {
+                           [](const Config& c, Setting&) -> StateAt {
                              return [k = read_tube(c, "sod_x")](double x, double, double, double) {
                                return tube_state(k, x);
                              };
@@ -57,7 +57,7 @@ extern const Problem sod_y{"sod_y",
                            0,
                            1,
                            [] { return tube_keys("sod_y"); },
-                           [](const Config& c, const Setting&) -> StateAt {
+                           [](const Config& c, Setting&) -> StateAt {
                              return [k = read_tube(c, "sod_y")](double, double y, double, double) {
                                return tube_state(k, y);
                              };
@@ -68,7 +68,7 @@ extern const Problem sod_diagonal{
     0,
     1,
     [] { return tube_keys("sod_diagonal"); },
-    [](const Config& c, const Setting& p) -> StateAt {
+    [](const Config& c, Setting& p) -> StateAt {
       // s: the signed distance from the plane through the centre, normal (1, 1, 1) / sqrt(3).
       const double cx = 0.5 * (p.lo[0] + p.hi[0]), cy = 0.5 * (p.lo[1] + p.hi[1]), cz = 0.5 * (p.lo[2] + p.hi[2]);
       const bool three = p.three_d();
@@ -83,11 +83,11 @@ extern const Problem sod_z{"sod_z",
                            0,
                            1,
                            [] { return tube_keys("sod_z"); },
-                           [](const Config& c, const Setting&) -> StateAt {
+                           [](const Config& c, Setting&) -> StateAt {
                              return [k = read_tube(c, "sod_z")](double, double, double z, double) {
                                return tube_state(k, z);
                              };
                            }};
 }  // namespace problems_list
 
-}  // namespace cfd::euler
+}  // namespace cfd::gas

@@ -6,11 +6,11 @@
 // the wave moved by c t along its direction (to first order in the
 // amplitude), against which tests/test_euler3d.cpp measures second-order
 // convergence.
-#include "physics/euler/problems/problem.hpp"
+#include "physics/gas/problems/problem.hpp"
 
 #include <cmath>
 
-namespace cfd::euler {
+namespace cfd::gas {
 
 namespace {
 
@@ -37,7 +37,7 @@ std::vector<KeySpec> wave_keys() {
            1e6}};
 }
 
-StateAt wave_state(const Config& c, const Setting& p) {
+StateAt wave_state(const Config& c, Setting& p) {
   Wave w{};
   w.amplitude = c.get_real("linear_wave.amplitude");
   w.rho = c.get_real("linear_wave.rho");
@@ -72,4 +72,4 @@ extern const Problem linear_wave{
     "linear_wave", "a sound wave along (x_waves, y_waves, z_waves), periodic box", 0, 1, wave_keys, wave_state};
 }  // namespace problems_list
 
-}  // namespace cfd::euler
+}  // namespace cfd::gas

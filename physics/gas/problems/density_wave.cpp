@@ -6,11 +6,11 @@
 // an exact solution of the Euler equations (viscosity.law: none; with heat
 // conduction it is not, since T = p/(rho R) varies). With KEEP-PE the
 // pressure stays uniform to round-off; plain KEEP lets it oscillate.
-#include "physics/navier_stokes/problems/problem.hpp"
+#include "physics/gas/problems/problem.hpp"
 
 #include <cmath>
 
-namespace cfd::navier_stokes {
+namespace cfd::gas {
 
 namespace {
 
@@ -60,4 +60,4 @@ extern const Problem density_wave{
     density_wave_state};
 }  // namespace problems_list
 
-}  // namespace cfd::navier_stokes
+}  // namespace cfd::gas

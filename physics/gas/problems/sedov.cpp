@@ -8,11 +8,11 @@
 // places them, so the box holds E (plus the ambient gas's energy) to
 // round-off at any resolution: tests/test_euler3d.cpp checks that and the
 // shock radius, apps/verify_sedov.py the radius of a finished run.
-#include "physics/euler/problems/problem.hpp"
+#include "physics/gas/problems/problem.hpp"
 
 #include <cmath>
 
-namespace cfd::euler {
+namespace cfd::gas {
 
 namespace {
 
@@ -32,12 +32,12 @@ std::vector<KeySpec> sedov_keys() {
 }
 
 // The centre of global cell g along d, as euler::Solver places it.
-double centre(const Setting& p, int d, long g, long n) {
+double centre(Setting& p, int d, long g, long n) {
   const double h = (p.hi[d] - p.lo[d]) / static_cast<double>(n);
   return 0.5 * ((h * static_cast<double>(g) + p.lo[d]) + (h * static_cast<double>(g + 1) + p.lo[d]));
 }
 
-StateAt sedov_state(const Config& c, const Setting& p) {
+StateAt sedov_state(const Config& c, Setting& p) {
   Explosion k{};
   k.rho = c.get_real("sedov.rho");
   k.p_ambient = c.get_real("sedov.p_ambient");
@@ -82,4 +82,4 @@ extern const Problem sedov{"sedov",    "the Sedov-Taylor point explosion at the 
                            sedov_state};
 }  // namespace problems_list
 
-}  // namespace cfd::euler
+}  // namespace cfd::gas

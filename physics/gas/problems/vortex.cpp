@@ -2,11 +2,11 @@
 // 150, 199), strength 5, advected at (1, 1) through a periodic [-5,5]^2: its
 // exact solution at any time is the translated vortex, against which
 // tests/test_euler2d.cpp measures second-order convergence.
-#include "physics/euler/problems/problem.hpp"
+#include "physics/gas/problems/problem.hpp"
 
 #include <cmath>
 
-namespace cfd::euler {
+namespace cfd::gas {
 
 namespace {
 
@@ -22,7 +22,7 @@ std::vector<KeySpec> vortex_keys() {
           {"vortex.vy", KeyType::real, "1", "y velocity the vortex is advected with"}};
 }
 
-StateAt vortex_state(const Config& c, const Setting& p) {
+StateAt vortex_state(const Config& c, Setting& p) {
   const Vortex k{c.get_real("vortex.strength"), c.get_real("vortex.vx"), c.get_real("vortex.vy"), p.gamma, p.lo, p.hi};
   return [k](double x, double y, double, double time) {
     const double pi = 3.14159265358979323846;
@@ -46,4 +46,4 @@ namespace problems_list {
 extern const Problem vortex{"vortex", "isentropic vortex advected", -5, 5, vortex_keys, vortex_state};
 }  // namespace problems_list
 
-}  // namespace cfd::euler
+}  // namespace cfd::gas

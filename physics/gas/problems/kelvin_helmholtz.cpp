@@ -4,11 +4,11 @@
 // [0,1]^2; kh_seed is the OpenACC tutorial's case on [-0.5,0.5]^2, the same
 // smoothed layers written from the other side of each interface (its bits
 // are the tutorial's).
-#include "physics/euler/problems/problem.hpp"
+#include "physics/gas/problems/problem.hpp"
 
 #include <cmath>
 
-namespace cfd::euler {
+namespace cfd::gas {
 
 namespace {
 
@@ -39,7 +39,7 @@ std::vector<KeySpec> layer_keys(const std::string& kh, bool seed) {
       {kh + ".z_waves", KeyType::integer, "1", "3D grids: wavelengths n of the seed's z modulation", {}, 1, 1e6}};
 }
 
-Layers read_layers(const Config& c, const Setting& p, const std::string& kh) {
+Layers read_layers(const Config& c, Setting& p, const std::string& kh) {
   auto get = [&](const char* key) { return c.get_real(kh + "." + key); };
   const Layers k{get("rho_1"),
                  get("rho_2"),
@@ -68,7 +68,7 @@ double seed_vy(const Layers& k, double x, double z) {
   return vy * (1 + k.z_amplitude * std::sin(2 * pi * k.z_waves * (z - k.z_lo) / k.z_length));
 }
 
-StateAt mcnally_state(const Config& c, const Setting& p) {
+StateAt mcnally_state(const Config& c, Setting& p) {
   return [k = read_layers(c, p, "kh_mcnally")](double x, double y, double z, double) {
     const double rho1 = k.rho_1, rho2 = k.rho_2, u1 = k.vx_1, u2 = k.vx_2, L = k.width;
     const double lower = k.y_lower, upper = k.y_upper, middle = 0.5 * (lower + upper);
@@ -86,7 +86,7 @@ StateAt mcnally_state(const Config& c, const Setting& p) {
   };
 }
 
-StateAt seed_state(const Config& c, const Setting& p) {
+StateAt seed_state(const Config& c, Setting& p) {
   return [k = read_layers(c, p, "kh_seed")](double x, double y, double z, double) {
     const double rho1 = k.rho_1, rho2 = k.rho_2, u1 = k.vx_1, u2 = k.vx_2, L = k.width;
     const double lower = k.y_lower, upper = k.y_upper, middle = 0.5 * (lower + upper);
@@ -114,4 +114,4 @@ extern const Problem kh_seed{"kh_seed", "the tutorial's Kelvin-Helmholtz",      
                              0.5,       [] { return layer_keys("kh_seed", true); }, seed_state};
 }  // namespace problems_list
 
-}  // namespace cfd::euler
+}  // namespace cfd::gas
