@@ -167,14 +167,18 @@ special_files)
   sentinels
   ln o/diffusion.hst outside/history.hst || fail "ln"
   before=$(digest_outside)
-  hard_linked() { # label, then cfdrun's arguments
-    local label=$1
-    shift
+  # refused LABEL WHAT MESSAGE, then cfdrun's arguments: status 1 with MESSAGE.
+  refused() {
+    local label=$1 what=$2 message=$3
+    shift 3
     out=$("$cfdrun" "$@" -q 2>&1)
     status=$?
-    [ $status -eq 1 ] || fail "$label with diffusion.hst hard-linked: status $status: $out"
-    echo "$out" | grep -q "diffusion.hst: is a hard link" || fail "$label: $out"
-    [ "$(digest_outside)" = "$before" ] || fail "$label wrote through the hard link diffusion.hst"
+    [ $status -eq 1 ] || fail "$label with $what: status $status: $out"
+    echo "$out" | grep -q "$message" || fail "$label: $out"
+  }
+  hard_linked() { # label, then cfdrun's arguments
+    refused "$1" "diffusion.hst hard-linked" "diffusion.hst: is a hard link" "${@:2}"
+    [ "$(digest_outside)" = "$before" ] || fail "$1 wrote through the hard link diffusion.hst"
   }
   hard_linked --restart --restart o/checkpoint_00000016.h5
   hard_linked --overwrite "$seed" --output o --overwrite
@@ -183,13 +187,8 @@ special_files)
   echo "my notes" > o/notes.hst
   echo notes.hst >> o/.cfdrun-manifest
   named() { # label, then cfdrun's arguments
-    local label=$1
-    shift
-    out=$("$cfdrun" "$@" -q 2>&1)
-    status=$?
-    [ $status -eq 1 ] || fail "$label with notes.hst in the manifest: status $status: $out"
-    echo "$out" | grep -q "'notes.hst' is not the name of a file cfdrun writes" || fail "$label: $out"
-    [ "$(cat o/notes.hst)" = "my notes" ] || fail "$label changed or removed notes.hst"
+    refused "$1" "notes.hst in the manifest" "'notes.hst' is not the name of a file cfdrun writes" "${@:2}"
+    [ "$(cat o/notes.hst)" = "my notes" ] || fail "$1 changed or removed notes.hst"
   }
   named --overwrite "$seed" --output o --overwrite
   named --restart --restart o/checkpoint_00000016.h5

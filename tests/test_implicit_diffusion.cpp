@@ -203,18 +203,18 @@ TEST(ImplicitDiffusion, SolutionSatisfiesTheSystem) {
 }
 
 // An iteration cap that cannot be met is a reported failure, not a silent
-// wrong answer: the step is taken, stable_dt() turns negative (the driver's
+// wrong answer: the step is taken, allowed_dt() turns negative (the driver's
 // fault path) and fault() names the solve.
 TEST(ImplicitDiffusion, UnconvergedSolveIsAFault) {
   Params p = implicit_params(Scheme::backward_euler, 1000, 65, 65, 1);
   p.cg_max_iterations = 3;
   Solver<double, Kokkos::LayoutLeft> solver(p);
   solver.set_initial_state();
-  EXPECT_GT(solver.stable_dt(), 0);
+  EXPECT_GT(solver.allowed_dt(), 0);
   solver.advance_steps(1);
   EXPECT_FALSE(solver.last_solve().converged);
   EXPECT_EQ(solver.last_solve().iterations, 3);
-  EXPECT_LT(solver.stable_dt(), 0);
+  EXPECT_LT(solver.allowed_dt(), 0);
   const std::string why = solver.fault();
   EXPECT_NE(why.find("did not converge"), std::string::npos) << why;
   EXPECT_NE(why.find("after 3 iterations"), std::string::npos) << why;

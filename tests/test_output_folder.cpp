@@ -28,6 +28,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <sstream>
 #include <thread>
 
@@ -126,6 +127,39 @@ class PipeWatch {
   std::thread thread_;  // last: started once the members it uses are
 };
 
+// Asks `open` to take the special file `p` planted at `path` (as the
+// manifest, the lock, the history): it must refuse at once, naming the
+// path and what it is, without waiting on a pipe, and leave it as it was.
+void expect_refused(const std::string& path, Plant p, const std::function<void()>& open, const std::string& as) {
+  PipeWatch watch(path);
+  try {
+    open();
+    ADD_FAILURE() << kind(p) << " was taken for " << as;
+  } catch (const std::runtime_error& e) {
+    EXPECT_TRUE(contains(e.what(), path + ": is " + kind(p))) << e.what();
+  }
+  EXPECT_FALSE(watch.had_to_unblock()) << "cfdrun waited on the named pipe (" << as << ")";
+  EXPECT_TRUE(still_there(path, p)) << kind(p) << " (" << as << ")";
+}
+
+// For a pipe, a socket and a folder in turn: a fresh folder `name` with
+// that planted at path_of(folder), then body(folder, what) (said and
+// skipped where the system cannot make it).
+template <class PathOf, class Body>
+void with_each_plant(const std::string& name, PathOf path_of, Body body) {
+  for (const Plant p : {Plant::pipe, Plant::socket, Plant::folder}) {
+    const std::string dir = fresh_dir(name);
+    fs::create_directories(dir);
+    const std::string why = plant(path_of(dir), p);
+    if (!why.empty()) {
+      std::printf("(%s not tried: %s)\n", kind(p), why.c_str());
+      continue;
+    }
+    body(dir, p);
+    fs::remove_all(dir);
+  }
+}
+
 // A sod-like run's decomposition: 4 cells on one rank.
 cfd::Decomposition line() {
   return cfd::decompose(cfd::GridBlock::whole(1, cfd::Centering::cell, {4, 1, 1}, 2, {0, 0, 0}, {1, 0, 0}),
@@ -138,51 +172,21 @@ cfd::Decomposition line() {
 // as the manifest, with --overwrite (the run hung for ever on the pipe) and
 // with --restart: refused at once, naming what it is; nothing is read.
 TEST(OutputFolderSpecialFiles, ManifestThatIsNotAFileIsRefusedNotRead) {
-  for (const Plant p : {Plant::pipe, Plant::socket, Plant::folder}) {
-    const std::string dir = fresh_dir("manifest");
-    fs::create_directories(dir);
-    const std::string why = plant(manifest_of(dir), p);
-    if (!why.empty()) {
-      std::printf("(%s not tried: %s)\n", kind(p), why.c_str());
-      continue;
-    }
-    for (const bool continuing : {false, true}) {
-      PipeWatch watch(manifest_of(dir));
-      try {
-        cfd::OutputFolder run(dir, !continuing, continuing, sod_run);
-        ADD_FAILURE() << kind(p) << " was taken for the manifest (continuing " << continuing << ")";
-      } catch (const std::runtime_error& e) {
-        EXPECT_TRUE(contains(e.what(), manifest_of(dir) + ": is " + kind(p))) << e.what();
-      }
-      EXPECT_FALSE(watch.had_to_unblock()) << "cfdrun waited on the named pipe";
-      EXPECT_TRUE(still_there(manifest_of(dir), p)) << kind(p);
-    }
-    fs::remove_all(dir);
-  }
+  with_each_plant("manifest", manifest_of, [](const std::string& dir, Plant p) {
+    for (const bool continuing : {false, true})
+      expect_refused(
+          manifest_of(dir), p, [&] { cfd::OutputFolder run(dir, !continuing, continuing, sod_run); },
+          std::string("the manifest, continuing ") + (continuing ? "yes" : "no"));
+  });
 }
 
 // The lock: a pipe, a socket or a folder under .cfdrun.lock is refused,
 // not locked nor written (the holder's pid), and stays.
 TEST(OutputFolderSpecialFiles, LockThatIsNotAFileIsRefused) {
-  for (const Plant p : {Plant::pipe, Plant::socket, Plant::folder}) {
-    const std::string dir = fresh_dir("lock");
-    fs::create_directories(dir);
-    const std::string why = plant(lock_of(dir), p);
-    if (!why.empty()) {
-      std::printf("(%s not tried: %s)\n", kind(p), why.c_str());
-      continue;
-    }
-    PipeWatch watch(lock_of(dir));
-    try {
-      cfd::OutputFolder run(dir, false, false, sod_run);
-      ADD_FAILURE() << kind(p) << " was taken for the lock";
-    } catch (const std::runtime_error& e) {
-      EXPECT_TRUE(contains(e.what(), lock_of(dir) + ": is " + kind(p))) << e.what();
-    }
-    EXPECT_FALSE(watch.had_to_unblock()) << "cfdrun waited on the named pipe";
-    EXPECT_TRUE(still_there(lock_of(dir), p)) << kind(p);
-    fs::remove_all(dir);
-  }
+  with_each_plant("lock", lock_of, [](const std::string& dir, Plant p) {
+    expect_refused(
+        lock_of(dir), p, [&] { cfd::OutputFolder run(dir, false, false, sod_run); }, "the lock");
+  });
 }
 
 // A pipe where the manifest lists the history: --overwrite opened it for
@@ -206,15 +210,10 @@ TEST(OutputFolderSpecialFiles, PipeUnderTheHistoryNameIsRefusedWithoutWaiting) {
     auto folder = std::make_shared<cfd::OutputFolder>(dir, !restart, restart, sod_run);
     ASSERT_TRUE(folder->listed("sod.hst"));
     cfd::SnapshotSeries series(dir, "sod", line(), {}, folder);
-    PipeWatch watch(path);
-    try {
-      cfd::run::HistoryFile h(series, path, "# totals\nstep,time,dt,mass\n", true, restart ? &at : nullptr);
-      ADD_FAILURE() << "the history was opened on a named pipe (restart " << restart << ")";
-    } catch (const std::runtime_error& e) {
-      EXPECT_TRUE(contains(e.what(), path + ": is a named pipe (FIFO)")) << e.what();
-    }
-    EXPECT_FALSE(watch.had_to_unblock()) << "cfdrun waited on the named pipe (restart " << restart << ")";
-    EXPECT_TRUE(fs::is_fifo(fs::symlink_status(path)));
+    expect_refused(
+        path, Plant::pipe,
+        [&] { cfd::run::HistoryFile h(series, path, "# totals\nstep,time,dt,mass\n", true, restart ? &at : nullptr); },
+        std::string("the history, restart ") + (restart ? "yes" : "no"));
   }
   fs::remove_all(dir);
 }

@@ -165,16 +165,22 @@ class History(unittest.TestCase):
         self.assertTrue(os.path.exists(os.path.join(work("plots"), "sod.png")))
 
 
+def check_clean_error(test, args, message, cwd):
+    """cfdplot ARGS, run in CWD, fails with status 2 and one line
+    "cfdplot: error: ..." holding MESSAGE, no traceback."""
+    status, stdout, stderr = support.cfdplot(*args, cwd=cwd)
+    test.assertEqual(status, 2, f"{args}: {stdout}{stderr}")
+    test.assertNotIn("Traceback", stderr)
+    lines = stderr.splitlines()
+    test.assertEqual(len(lines), 1, f"{args}: {stderr}")
+    test.assertTrue(lines[0].startswith("cfdplot: error: "), stderr)
+    test.assertIn(message, lines[0])
+
+
 @needs_cfdrun
 class CleanErrors(unittest.TestCase):
     def check(self, args, message):
-        status, stdout, stderr = support.cfdplot(*args, cwd=work("errors"))
-        self.assertEqual(status, 2, f"{args}: {stdout}{stderr}")
-        self.assertNotIn("Traceback", stderr)
-        lines = stderr.splitlines()
-        self.assertEqual(len(lines), 1, f"{args}: {stderr}")
-        self.assertTrue(lines[0].startswith("cfdplot: error: "), stderr)
-        self.assertIn(message, lines[0])
+        check_clean_error(self, args, message, work("errors"))
 
     def test_bad_input_files(self):
         folder = work("errors")
@@ -336,13 +342,7 @@ class HistoryFiles(unittest.TestCase):
         self.assertGreater(int(np.all(with_reference < 0.2, axis=-1).sum()), 1000)
 
     def check(self, args, message):
-        status, stdout, stderr = support.cfdplot(*args, cwd=self.folder)
-        self.assertEqual(status, 2, f"{args}: {stdout}{stderr}")
-        self.assertNotIn("Traceback", stderr)
-        lines = stderr.splitlines()
-        self.assertEqual(len(lines), 1, f"{args}: {stderr}")
-        self.assertTrue(lines[0].startswith("cfdplot: error: "), stderr)
-        self.assertIn(message, lines[0])
+        check_clean_error(self, args, message, self.folder)
 
     def test_errors(self):
         hst = "navier_stokes.hst"
