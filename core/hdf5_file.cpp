@@ -481,7 +481,19 @@ void check_single_value(const std::string& path, const std::string& name, hid_t 
 
 }  // namespace
 
-H5Array h5_read_array(const std::string& path, const std::string& dataset) {
+std::vector<hsize_t> h5_dataset_dims(const std::string& path, const std::string& dataset) {
+  const MetadataDeadline deadline;
+  Handle file = open_read(path);
+  Handle set{check_id(H5Dopen2(file.id, dataset.c_str(), H5P_DEFAULT), path + ": no dataset " + dataset), H5Dclose};
+  Handle space{H5Dget_space(set.id), H5Sclose};
+  const int rank = H5Sget_simple_extent_ndims(space.id);
+  if (rank < 0) throw std::runtime_error(path + ": bad dataspace of " + dataset);
+  std::vector<hsize_t> dims(rank);
+  H5Sget_simple_extent_dims(space.id, dims.data(), nullptr);
+  return dims;
+}
+
+H5Array h5_read_array(const std::string& path, const std::string& dataset, bool integers) {
   const MetadataDeadline deadline;
   Handle file = open_read(path);
   Handle set{check_id(H5Dopen2(file.id, dataset.c_str(), H5P_DEFAULT), path + ": no dataset " + dataset), H5Dclose};
@@ -492,8 +504,10 @@ H5Array h5_read_array(const std::string& path, const std::string& dataset) {
   out.dims.resize(rank);
   H5Sget_simple_extent_dims(space.id, out.dims.data(), nullptr);
   Handle type{H5Dget_type(set.id), H5Tclose};
-  if (H5Tget_class(type.id) != H5T_FLOAT)
-    throw std::runtime_error(path + ": dataset " + dataset + " is not floating point");
+  const H5T_class_t kind = H5Tget_class(type.id);
+  if (kind != H5T_FLOAT && !(integers && kind == H5T_INTEGER))
+    throw std::runtime_error(path + ": dataset " + dataset + " is not " +
+                             (integers ? "a number type (floating point or integer)" : "floating point"));
   out.stored_bytes = static_cast<int>(H5Tget_size(type.id));
   const hsize_t count = checked_entries(path, dataset, file.id, set.id, out.dims, type.id);
   out.values.resize(count);

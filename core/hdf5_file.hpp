@@ -101,8 +101,13 @@ struct H5Array {
   int stored_bytes = 8;  // 4 for a float dataset
 };
 
-// Readers throw std::runtime_error naming the file and object.
-H5Array h5_read_array(const std::string& path, const std::string& dataset);
+// Readers throw std::runtime_error naming the file and object. A dataset
+// of integers is refused unless `integers` (a user's initial state: any
+// numeric type, converted to double by HDF5).
+H5Array h5_read_array(const std::string& path, const std::string& dataset, bool integers = false);
+// A dataset's shape (slowest first), from its header alone: a caller checks
+// it against what it expects before anything is read or allocated.
+std::vector<hsize_t> h5_dataset_dims(const std::string& path, const std::string& dataset);
 // The entries [offset, offset + count) of a dataset (C order), as doubles.
 H5Array h5_read_block(const std::string& path, const std::string& dataset, const std::vector<hsize_t>& offset,
                       const std::vector<hsize_t>& count);

@@ -41,17 +41,19 @@ std::vector<std::vector<double>> read_initial_file(const Config& c, const std::s
         out.emplace_back(size_t(count), 0.0);
         continue;
       }
-      H5Array a = h5_read_array(path, group + name);
-      bool fits = a.dims.size() == shape.size();
-      for (size_t d = 0; fits && d < shape.size(); ++d) fits = long(a.dims[d]) == shape[d];
+      // The shape from the dataset's header first: a small file declaring a
+      // huge dataset is refused before anything is read or allocated.
+      const std::vector<hsize_t> dims = h5_dataset_dims(path, group + name);
+      bool fits = dims.size() == shape.size();
+      for (size_t d = 0; fits && d < shape.size(); ++d) fits = dims[d] == hsize_t(shape[d]);
       if (!fits) {
         std::string got, want;
-        for (hsize_t d : a.dims) got += (got.empty() ? "" : ", ") + std::to_string(d);
+        for (hsize_t d : dims) got += (got.empty() ? "" : ", ") + std::to_string(d);
         for (long d : shape) want += (want.empty() ? "" : ", ") + std::to_string(d);
         c.reject(path_key, path + ": dataset " + group + name + " has shape (" + got + "); the grid needs " +
                                shape_names + " = (" + want + ")");
       }
-      out.push_back(std::move(a.values));
+      out.push_back(h5_read_array(path, group + name, true).values);  // any number type, as double
     }
   } catch (const ConfigError&) {
     throw;

@@ -89,6 +89,17 @@ status=$?
 echo "$out" | grep -q "'grid.nx' cannot change" || fail "message: $out"
 echo "$out" | grep -q "time.cfl" || fail "the message does not list the keys that may change: $out"
 [ ! -e fixed ] || fail "a refused branch created its folder"
+# A user's constant read by the run's formulas (constants.* of
+# double_mach's inflow sides) is as fixed as a key of the solver's own.
+"$cfdrun" "$config/double_mach.yaml" -q --output mach --set grid.nx=32 --set grid.ny=8 --set time.end_time=0.004 \
+  --set output.time_interval=0 --set output.checkpoint_interval=0.002 || fail "the double Mach run failed"
+mach=$(cd mach && ls checkpoint_*.h5 | sort | head -n 1)
+name=x0  # where the shock meets the wall
+out=$("$cfdrun" --restart "mach/$mach" -q --output mach_changed --set "constants.$name=0.5" 2>&1)
+status=$?
+[ $status -eq 2 ] || fail "constants.$name on --restart: status $status: $out"
+echo "$out" | grep -q "'constants.$name' cannot change" || fail "message: $out"
+[ ! -e mach_changed ] || fail "a refused branch created its folder"
 
 # 4. --overwrite in the run's own folder: refused, nothing changed.
 out=$("$cfdrun" --restart "whole/$checkpoint" -q --overwrite --set time.end_time=0.8 2>&1)

@@ -91,8 +91,12 @@ TEST(NavierStokes, KeepPairFluxIsConsistentAndSymmetric) {
 // random states, in FP64 and FP32.
 template <class Real>
 void expect_tube_flux_unchanged() {
-  const cfd::sod::KeepGas<Real> g{Real(1.4),   Real(287.03), Real(1.4 * 287.03 / 0.4),       Real(0.72), Real(1.716e-5),
-                                  Real(273.2), Real(111),    cfd::sod::Viscosity::sutherland};
+  const cfd::sod::KeepGas<Real> g{
+      Real(1.4),
+      Real(287.03),
+      Real(1.4 * 287.03 / 0.4),
+      Real(0.72),
+      {cfd::gas::ViscosityLaw::sutherland, Real(1.716e-5), Real(273.2), Real(111), Real(0)}};
   unsigned state = 12345;
   auto uniform = [&](double lo, double hi) {
     state = state * 1103515245u + 12345u;

@@ -166,6 +166,21 @@ cfd::Decomposition line() {
                         {false, false, false});
 }
 
+// A new run's history at `path` in the folder `dir`: the row of step 0, as
+// a checkpoint after it records it (returned), and with `step_after` one
+// row more, written after that checkpoint.
+cfd::LoopRecord write_history(const std::string& dir, const std::string& path, bool step_after) {
+  auto folder = std::make_shared<cfd::OutputFolder>(dir, false, false, sod_run);
+  cfd::SnapshotSeries series(dir, "sod", line(), {}, folder);
+  cfd::run::HistoryFile h(series, path, "# totals\nstep,time,dt,mass\n", true, nullptr);
+  h.append_row(0, 0.0, 0.0, {1.5});
+  cfd::LoopRecord at;
+  at.history_file = h.name();
+  at.history_bytes = h.bytes();
+  if (step_after) h.append_row(1, 0.5, 0.5, {1.25});
+  return at;
+}
+
 }  // namespace
 
 // The first case and its neighbours: a pipe, a socket or a folder
@@ -195,15 +210,7 @@ TEST(OutputFolderSpecialFiles, LockThatIsNotAFileIsRefused) {
 TEST(OutputFolderSpecialFiles, PipeUnderTheHistoryNameIsRefusedWithoutWaiting) {
   const std::string dir = fresh_dir("history_pipe");
   const std::string path = dir + "/sod.hst";
-  cfd::LoopRecord at;
-  {
-    auto folder = std::make_shared<cfd::OutputFolder>(dir, false, false, sod_run);
-    cfd::SnapshotSeries series(dir, "sod", line(), {}, folder);
-    cfd::run::HistoryFile h(series, path, "# totals\nstep,time,dt,mass\n", true, nullptr);
-    h.append_row(0, 0.0, 0.0, {1.5});
-    at.history_file = h.name();
-    at.history_bytes = h.bytes();
-  }
+  const cfd::LoopRecord at = write_history(dir, path, false);
   fs::remove(path);
   ASSERT_EQ(mkfifo(path.c_str(), 0644), 0);
   for (const bool restart : {false, true}) {
@@ -226,16 +233,7 @@ TEST(OutputFolderHardLinks, HistoryIsNotWrittenThroughOnRestartOrOverwrite) {
   const std::string dir = fresh_dir("history_link");
   const std::string outside = dir + "_outside.hst";
   const std::string path = dir + "/sod.hst";
-  cfd::LoopRecord at;
-  {
-    auto folder = std::make_shared<cfd::OutputFolder>(dir, false, false, sod_run);
-    cfd::SnapshotSeries series(dir, "sod", line(), {}, folder);
-    cfd::run::HistoryFile h(series, path, "# totals\nstep,time,dt,mass\n", true, nullptr);
-    h.append_row(0, 0.0, 0.0, {1.5});
-    at.history_file = h.name();
-    at.history_bytes = h.bytes();  // a checkpoint after step 0
-    h.append_row(1, 0.5, 0.5, {1.25});
-  }
+  const cfd::LoopRecord at = write_history(dir, path, true);
   fs::remove(outside);
   ASSERT_EQ(link(path.c_str(), outside.c_str()), 0);
   const std::string before = slurp(outside);

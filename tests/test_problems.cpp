@@ -1,16 +1,24 @@
-// The problem tables of sod and diffusion (physics/<solver>/problems/): the
+// The problem tables of sod and diffusion (physics/<solver>/problems/) and
+// of the gas solvers (physics/gas/problems/, at the end): the
 // choice key, its description and every problem's keys are made from the
 // table; a problem's keys are refused with another; the shipped initial
 // states from the table are the originals bit for bit. (euler's table:
 // tests/test_expression.cpp, Euler2dProblems.)
 #include "core/config.hpp"
+#include "core/hdf5_file.hpp"
 #include "physics/diffusion/diffusion_solver.hpp"
+#include "physics/euler/euler_params.hpp"
+#include "physics/gas/problems/problem.hpp"
+#include "physics/navier_stokes/navier_stokes_params.hpp"
 #include "physics/sod/sod_solver.hpp"
 #include "physics/solvers.hpp"
 
 #include <gtest/gtest.h>
+#include <hdf5.h>
+#include <unistd.h>
 
 #include <cmath>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -145,4 +153,119 @@ TEST(DiffusionProblems, SpikeAndSineAreTheOriginalsAtEveryPoint) {
   chosen.initial = nullptr;
   using Solver = cfd::diffusion::Solver<double, Kokkos::LayoutLeft>;
   EXPECT_THROW(Solver{chosen}, std::logic_error);
+}
+
+// ---- The gas problems (physics/gas/problems/): one table, run by euler
+// and navier_stokes ----
+
+namespace {
+
+cfd::Config gas_case(const std::string& text) {
+  return cfd::Config::from_string(text, "case.yaml", {}, cfd::solver_keys);
+}
+
+}  // namespace
+
+TEST(GasProblems, EulerAndNavierStokesChooseFromOneTable) {
+  const std::vector<std::string> all = names_of(cfd::gas::problems());
+  std::vector<std::string> without_walls;
+  for (const auto& p : cfd::gas::problems())
+    if (p.needs != cfd::gas::Needs::walls) without_walls.emplace_back(p.name);
+  EXPECT_EQ(key_of("navier_stokes", "navier_stokes.problem").choices, all);
+  EXPECT_EQ(key_of("euler", "euler.problem").choices, without_walls);
+  EXPECT_EQ(all.size(), without_walls.size() + 1);  // couette: no-slip walls
+  // Every problem's keys belong to each solver's choice of it.
+  for (const auto& p : cfd::gas::problems())
+    for (const auto& k : p.constants()) {
+      EXPECT_EQ(key_of("navier_stokes", k.path).belongs_to, std::string("navier_stokes.problem=") + p.name);
+      if (p.needs != cfd::gas::Needs::walls)
+        EXPECT_EQ(key_of("euler", k.path).belongs_to, std::string("euler.problem=") + p.name);
+    }
+}
+
+// Kelvin-Helmholtz under navier_stokes and Taylor-Green under euler: the
+// same state at every point as under the problem's first solver.
+TEST(GasProblems, KelvinHelmholtzUnderNavierStokesAndTaylorGreenUnderEuler) {
+  const auto kh_euler = cfd::euler::params(gas_case("solver: euler\ngrid: {nx: 16, ny: 16}\n"));
+  const auto kh_ns = cfd::navier_stokes::params(
+      gas_case("solver: navier_stokes\ngrid: {nx: 16, ny: 16, nz: 1}\nnavier_stokes: {problem: kh_mcnally}\n"
+               "gas: {gamma: 1.6666666666666667}\nviscosity: {mu: 1e-4}\n"));
+  const auto tg_ns = cfd::navier_stokes::params(
+      gas_case("solver: navier_stokes\ngrid: {nx: 8, ny: 8, nz: 1}\nnavier_stokes: {problem: taylor_green_2d}\n"));
+  const auto tg_euler = cfd::euler::params(
+      gas_case("solver: euler\ngrid: {nx: 8, ny: 8}\neuler: {problem: taylor_green_2d, gamma: 1.4}\n"));
+  EXPECT_STREQ(kh_ns.problem->name, "kh_mcnally");
+  EXPECT_EQ(kh_ns.lo, kh_euler.lo);
+  EXPECT_EQ(kh_ns.hi, kh_euler.hi);
+  for (double x : {0.1, 0.37, 0.8})
+    for (double y : {0.05, 0.25, 0.5, 0.74}) {
+      const auto a = kh_euler.initial(x, y, 0, 0), b = kh_ns.initial(x, y, 0, 0);
+      EXPECT_EQ(a.rho, b.rho);
+      EXPECT_EQ(a.vx, b.vx);
+      EXPECT_EQ(a.vy, b.vy);
+      EXPECT_EQ(a.p, b.p);
+      // Inviscid under euler, the 2D vortex does not decay; at t = 0 it is navier_stokes' state.
+      const auto c = tg_ns.initial(6 * x, 6 * y, 0, 0), d = tg_euler.initial(6 * x, 6 * y, 0, 0);
+      EXPECT_EQ(c.vx, d.vx);
+      EXPECT_EQ(c.p, d.p);
+    }
+  // couette needs walls: euler does not offer it, and says where it runs.
+  const cfd::KeySpec choice = key_of("euler", "euler.problem");
+  EXPECT_NE(choice.help.find("couette, with its no-slip walls, runs under navier_stokes"), std::string::npos);
+}
+
+// An initial file whose header declares a dataset far larger than the grid
+// (16000 x 16000 doubles, 2 GB, in a file of a few KB: chunked, never
+// written) is refused from its header, before anything is read.
+TEST(GasProblems, InitialFileDeclaringAHugeDatasetIsRefusedFromItsHeader) {
+  const std::string path =
+      std::filesystem::temp_directory_path() / ("cfdrun_test_huge_" + std::to_string(getpid()) + ".h5");
+  {
+    const hid_t file = H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+    const hsize_t dims[2] = {16000, 16000}, chunk[2] = {100, 100};
+    const hid_t space = H5Screate_simple(2, dims, nullptr);
+    const hid_t plist = H5Pcreate(H5P_DATASET_CREATE);
+    H5Pset_chunk(plist, 2, chunk);
+    for (const char* name : {"rho", "p"}) {
+      const hid_t set = H5Dcreate2(file, name, H5T_NATIVE_DOUBLE, space, H5P_DEFAULT, plist, H5P_DEFAULT);
+      H5Dclose(set);
+    }
+    H5Pclose(plist);
+    H5Sclose(space);
+    H5Fclose(file);
+  }
+  ASSERT_LT(std::filesystem::file_size(path), 100000u);
+  try {
+    cfd::euler::params(
+        gas_case("solver: euler\ngrid: {nx: 8, ny: 6}\neuler: {problem: file}\nfile: {path: " + path + "}\n"));
+    ADD_FAILURE() << "a 16000 x 16000 dataset was taken for an 8 x 6 grid";
+  } catch (const cfd::ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find("has shape (16000, 16000); the grid needs (ny, nx) = (6, 8)"),
+              std::string::npos)
+        << e.what();
+  }
+  std::filesystem::remove(path);
+}
+
+// Datasets of integers are read, as docs/own-problem.md says (any floating
+// or integer type, as double).
+TEST(GasProblems, InitialFileOfIntegersIsRead) {
+  const std::string path =
+      std::filesystem::temp_directory_path() / ("cfdrun_test_ints_" + std::to_string(getpid()) + ".h5");
+  {
+    std::vector<long> rho(6 * 8), p(6 * 8, 3);
+    for (size_t n = 0; n < rho.size(); ++n) rho[n] = long(1 + n % 5);
+    cfd::H5Writer w(path);
+    w.dataset("rho", rho.data(), {6, 8});
+    w.dataset("p", p.data(), {6, 8});
+    w.commit();
+  }
+  const auto params = cfd::euler::params(
+      gas_case("solver: euler\ngrid: {nx: 8, ny: 6}\neuler: {problem: file}\nfile: {path: " + path + "}\n"));
+  // Cell (i, j) = (3, 2) is entry 2 * 8 + 3 = 19: rho 1 + 19 % 5 = 5.
+  const auto s = params.initial((3 + 0.5) / 8, (2 + 0.5) / 6, 0, 0);
+  EXPECT_EQ(s.rho, 5.0);
+  EXPECT_EQ(s.p, 3.0);
+  EXPECT_EQ(s.vx, 0.0);
+  std::filesystem::remove(path);
 }

@@ -312,14 +312,21 @@ int main(int argc, char* argv[]) {
       checkpoint = cfd::read_checkpoint_header(restart_file);
       const std::vector<cfd::KeySpec> keys = cfd::solver_keys(checkpoint.solver);
       const cfd::KeySpec* fixed = nullptr;
+      std::string fixed_key;
       for (const auto& key : user_sets) {
-        const auto spec = std::find_if(keys.begin(), keys.end(),
-                                       [&](const cfd::KeySpec& s) { return s.path == key || s.former == key; });
-        if (spec != keys.end() && spec->on_restart == cfd::OnRestart::fixed) fixed = &*spec;
+        auto spec = std::find_if(keys.begin(), keys.end(),
+                                 [&](const cfd::KeySpec& s) { return s.path == key || s.former == key; });
+        // A user-named key (constants.y0) is its section's wildcard's
+        // (constants.*): the formulas of the run read it.
+        const size_t dot = key.rfind('.');
+        if (spec == keys.end() && dot != std::string::npos)
+          spec = std::find_if(keys.begin(), keys.end(),
+                              [&](const cfd::KeySpec& s) { return s.path == key.substr(0, dot) + ".*"; });
+        if (spec != keys.end() && spec->on_restart == cfd::OnRestart::fixed) fixed = &*spec, fixed_key = key;
       }
       if (fixed)
         throw cfd::ConfigError(
-            "command line (--set " + fixed->path + "): error: '" + fixed->path +
+            "command line (--set " + fixed_key + "): error: '" + fixed_key +
             "' cannot change when a run continues from a checkpoint (its state holds the grid, "
             "physics and precision it was made with); --restart may change " +
             restart_keys(keys, cfd::OnRestart::same_bits) + " (the same bits as an unbroken run) and " +

@@ -8,6 +8,7 @@
 
 #include "core/parallel.hpp"
 #include "physics/gas/ideal_gas.hpp"
+#include "physics/gas/slots.hpp"
 #include "physics/gas/time_step.hpp"
 
 #include <type_traits>
@@ -15,9 +16,11 @@
 
 namespace cfd::euler {
 
-// Conserved components, then the primitives (W keeps e beside p).
-enum { IDN = 0, IM1 = 1, IM2 = 2, IM3 = 3, IEN = 4, NCONS = 5 };
-enum { IVX = 1, IVY = 2, IVZ = 3, IEI = 4, IPR = 5, NPRIM = 6 };
+// U's and W's slots (physics/gas/slots.hpp); the 2D split kernels' W keeps
+// the specific internal energy e after the pressure, which the tutorial's
+// faces reconstruct.
+using namespace gas::slots;
+enum { IEI = NPRIM_BASE, NPRIM = NPRIM_BASE + 1 };
 constexpr int ghost = 2;
 
 template <class Real>

@@ -372,8 +372,9 @@ class Solver {
       out.push_back(
           {"s" + std::to_string(n + 1), {}, "1", "passive scalar " + std::to_string(n + 1) + ", a concentration"});
     // Where output_primitives() puts each of them.
-    const int pressure = Dim == 3 ? int(IPV) : p_.fused_stage ? int(IEN) : int(IPR);
-    std::vector<int> slots = {IDN, IVX, IVY, IVZ, pressure};
+    // (The fused stages' output buffer is U-shaped: p in U's energy slot, IEN == IPR.)
+    static_assert(int(IEN) == int(IPR), "W's pressure and U's energy share a slot");
+    std::vector<int> slots = {IDN, IVX, IVY, IVZ, IPR};
     for (int n = 0; n < p_.scalars; ++n) slots.push_back((Dim == 3 ? int(NPRIM_3D) : int(NPRIM)) + n);
     auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), output_primitives());
     for (size_t v = 0; v < out.size(); ++v) out[v].values = owned_cells(host, slots[v], grid_);

@@ -50,16 +50,15 @@ struct stores_slopes<W, std::void_t<decltype(W::stores_slopes)>> : std::bool_con
 // 3D block, face (k, j, i): Dir 0 is x (face i between cells i-1 and i), 1
 // is y, 2 is z. One source for every dimension: the indices come as a pack,
 // the last one i, and a face along Dir shifts the Dir-th from the last. W
-// holds rho, vx, vy, vz in slots IDN..IVZ and the pressure in slot Pressure
-// (IPR in the 2D kernels' W, which keeps e in IEI for the tutorial's faces;
-// IPV in the 3D W, a slot shorter). The normal velocity goes to the Riemann
+// holds rho, vx, vy, vz and p in slots IDN..IPR, as every gas solver's
+// (physics/gas/slots.hpp; the 2D kernels' W keeps e after them, in IEI, for
+// the tutorial's faces). The normal velocity goes to the Riemann
 // solver's first slot: x as it is, y rotated (vy, vx, vz), z cyclically
 // (vz, vx, vy); the flux comes back in x, y, z components. A direction in
 // which nothing varies then contributes an exact zero, so that a 2D problem
 // extruded along z, or a tube along x, y or z, gives the same bits.
-template <class Real, int Dir, class Scheme, int Pressure = IPR>
+template <class Real, int Dir, class Scheme>
 struct FaceFlux {
-  static constexpr int pressure = Pressure;
   // Primitive v of the cell `shift` cells along Dir from the cell at idx.
   template <class W, class... I>
   KOKKOS_FORCEINLINE_FUNCTION static Real at(const W& w, int v, int shift, I... idx) {
@@ -95,13 +94,13 @@ struct FaceFlux {
   template <class W, class... I>
   KOKKOS_FORCEINLINE_FUNCTION static gas::Primitive<Real> face_state(const W& w, Real side, I... idx) {
     return {face_value(w, IDN, side, idx...), face_value(w, vn, side, idx...), face_value(w, vt, side, idx...),
-            face_value(w, vu, side, idx...), face_value(w, Pressure, side, idx...)};
+            face_value(w, vu, side, idx...), face_value(w, IPR, side, idx...)};
   }
   // The same from face values f[v] already at the face (the 3D fused
-  // stage's columns along z), indexed as W (f[Pressure] the pressure).
+  // stage's columns along z), indexed as W.
   template <class Values>
   KOKKOS_FORCEINLINE_FUNCTION static gas::Primitive<Real> face_state(const Values& f) {
-    return {f[IDN], f[vn], f[vt], f[vu], f[Pressure]};
+    return {f[IDN], f[vn], f[vt], f[vu], f[IPR]};
   }
   // The flux through the face at idx, between the cell below it along Dir
   // and the cell at idx.
@@ -109,7 +108,7 @@ struct FaceFlux {
   KOKKOS_FORCEINLINE_FUNCTION static gas::Conserved<Real> flux(const W& w, Real gamma, I... idx) {
     const gas::Primitive<Real> l = face_state_below(w, idx...), r = face_state(w, Real(-1), idx...);
     if constexpr (Scheme::tutorial) {
-      static_assert(sizeof...(I) == 2 && Pressure == IPR, "the tutorial's faces are 2D, with e in W");
+      static_assert(sizeof...(I) == 2, "the tutorial's faces are 2D, with e in W");
       return rotated(gas::hlle_flux_tutorial(l, below(w, IEI, idx...), r, face_value(w, IEI, Real(-1), idx...), gamma));
     } else {
       return solve(l, r, gamma);

@@ -3,7 +3,7 @@
 // stage_3d.hpp, computes its faces with these functions too). The
 // cell functions are the same ones (cell_primitives, flux_difference, the
 // face schemes and Riemann solvers of physics/gas), and a face is FaceFlux's
-// (one template for 2D and 3D faces, the pressure in W's slot IPV here), so
+// (one template for 2D and 3D faces), so
 // that a direction in which nothing varies contributes an exact zero: a 2D
 // problem extruded along z gives the 2D results bit for bit on every plane,
 // and a tube along x, y or z the same profile bit for bit
@@ -18,11 +18,12 @@ namespace cfd::euler {
 template <class Real>
 using Array4 = Kokkos::View<Real****, Kokkos::LayoutRight, MemSpace>;  // (var, k, j, i)
 
-// A 3D block's primitives W(var, k, j, i): rho, vx, vy, vz, then p in the
-// fifth slot. The 2D kernels keep the internal energy too (IEI), which only
-// the tutorial's faces reconstruct; 3D has no tutorial faces, so its W is a
-// component shorter (8 bytes a cell in FP64 towards the footprint target).
-enum { IPV = 4, NPRIM_3D = 5 };
+// A 3D block's primitives W(var, k, j, i): rho, vx, vy, vz and p, the gas
+// solvers' first five slots and no more. The 2D kernels keep the internal
+// energy too (IEI), which only the tutorial's faces reconstruct; 3D has no
+// tutorial faces, so its W is a component shorter (8 bytes a cell in FP64
+// towards the footprint target).
+enum { NPRIM_3D = NPRIM_BASE };
 
 // A cell's bound on dt in 3D: min(dx/(|vx|+c), dy/(|vy|+c), dz/(|vz|+c)),
 // the 2D bound's minimum first (the same bits where z allows more).
@@ -51,7 +52,7 @@ struct Primitives_3d {
     const CellPrimitives<Real> c = cell_primitives<Reciprocal>(u(IDN, k, j, i), u(IM1, k, j, i), u(IM2, k, j, i),
                                                                u(IM3, k, j, i), u(IEN, k, j, i), gamma);
     w(IDN, k, j, i) = c.rho, w(IVX, k, j, i) = c.vx, w(IVY, k, j, i) = c.vy, w(IVZ, k, j, i) = c.vz;
-    w(IPV, k, j, i) = c.p;
+    w(IPR, k, j, i) = c.p;
   }
 };
 
@@ -60,7 +61,7 @@ struct FaceFluxes_3d {
   Array4<Real> w, flux;
   Real gamma;
   KOKKOS_FORCEINLINE_FUNCTION void operator()(const long k, const long j, const long i) const {
-    store_flux(flux, FaceFlux<Real, Dir, Scheme, IPV>::flux(w, gamma, k, j, i), k, j, i);
+    store_flux(flux, FaceFlux<Real, Dir, Scheme>::flux(w, gamma, k, j, i), k, j, i);
   }
 };
 

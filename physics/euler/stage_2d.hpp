@@ -123,7 +123,7 @@ struct FusedStage2d {
   template <int Dir>
   KOKKOS_FORCEINLINE_FUNCTION void face_fluxes(const Member& team, const TilePrimitives& prims, const Scratch& slopes,
                                                const Scratch& flux, long i0, long i1, long j0, long j1) const {
-    TileFaces<Real, Scheme, IPR, slopes_stored>::template fluxes<Dir>(team, prims, slopes, flux, i0, i1, j0, j1, gamma);
+    TileFaces<Real, Scheme, slopes_stored>::template fluxes<Dir>(team, prims, slopes, flux, i0, i1, j0, j1, gamma);
   }
 
   KOKKOS_INLINE_FUNCTION void stage(const Member& team, Real& dt_bound) const {

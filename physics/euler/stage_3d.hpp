@@ -67,7 +67,7 @@ struct FusedStage3d {
     long j0, i0;  // block indices of the scratch's first cell
     KOKKOS_FORCEINLINE_FUNCTION Real operator()(int v, long j, long i) const { return w(v, j - j0, i - i0); }
   };
-  using Faces = TileFaces<Real, Scheme, IPV, slopes_stored>;
+  using Faces = TileFaces<Real, Scheme, slopes_stored>;
 
   // What a column carries into plane k: the flux through the face below
   // cell k and cell k's upper z face state (computed in plane k - 1 with
@@ -128,7 +128,7 @@ struct FusedStage3d {
   KOKKOS_FORCEINLINE_FUNCTION void primitives_at(long k, long j, long i, Real (&w)[NPRIM_3D]) const {
     const CellPrimitives<Real> c = cell_primitives<true>(u_in(IDN, k, j, i), u_in(IM1, k, j, i), u_in(IM2, k, j, i),
                                                          u_in(IM3, k, j, i), u_in(IEN, k, j, i), gamma);
-    w[IDN] = c.rho, w[IVX] = c.vx, w[IVY] = c.vy, w[IVZ] = c.vz, w[IPV] = c.p;
+    w[IDN] = c.rho, w[IVX] = c.vx, w[IVY] = c.vy, w[IVZ] = c.vz, w[IPR] = c.p;
   }
   // The bound on the next dt of u_out's cells (the split path's kernel's function).
   KOKKOS_FORCEINLINE_FUNCTION DtBound_3d<Real, true> dt_bound_of() const { return {u_out, dx, dy, dz, gamma}; }
@@ -137,7 +137,7 @@ struct FusedStage3d {
   // state of cell (k, j, i) into c: the column's start.
   template <class Carry>
   KOKKOS_FORCEINLINE_FUNCTION void start_column(Carry& c, long k, long j, long i) const {
-    using Face = FaceFlux<Real, 2, Scheme, IPV>;
+    using Face = FaceFlux<Real, 2, Scheme>;
     Real below[NPRIM_3D], here[NPRIM_3D], lower[NPRIM_3D], upper[NPRIM_3D];
     primitives_at(k - 1, j, i, below);
     primitives_at(k, j, i, here);
@@ -181,7 +181,7 @@ struct FusedStage3d {
   template <class Carry, class Here>
   KOKKOS_FORCEINLINE_FUNCTION void update(Carry& c, const Here& here, long k, long j, long i, const Real (&xy)[NCONS],
                                           Real (&value)[NCONS]) const {
-    using Face = FaceFlux<Real, 2, Scheme, IPV>;
+    using Face = FaceFlux<Real, 2, Scheme>;
     Real above[NPRIM_3D], lower[NPRIM_3D], upper[NPRIM_3D];
     primitives_at(k + 1, j, i, above);
     if constexpr (Scheme::plm) {

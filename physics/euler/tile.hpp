@@ -63,19 +63,19 @@ KOKKOS_FORCEINLINE_FUNCTION void min_over_tile_cells(long i0, long i1, long j0, 
 // The fluxes through the faces of a tile of cells in a plane, as the 2D
 // fused stage and each plane of the 3D one compute them: from the
 // primitives of the tile and its two-cell margin in scratch, prims(v, j, i)
-// (slots IDN..IVZ, then the pressure as FaceFlux's Pressure slot names it),
+// (slots IDN..IPR),
 // first each cell's limited slopes along the direction into scratch (when
 // SlopesStored: each slope once, where a face would compute its two cells'
 // slopes, so each twice; van Leer's slope is a division, and divisions are
 // what a GPU's stage spends most of its instructions on), then the flux
 // through each face. The functions are FaceFlux's, so the bits are the
 // split kernels'.
-template <class Real, class Scheme, int Pressure, bool SlopesStored>
+template <class Real, class Scheme, bool SlopesStored>
 struct TileFaces {
-  // Slot of primitive v in the slopes' scratch: IDN..IVZ, then the pressure.
-  static constexpr int last_slot = 4;
+  // Slot of primitive v in the slopes' scratch: IDN..IPR (no slope of W's
+  // slot after the pressure, which only the tutorial's faces read).
+  static constexpr int last_slot = IPR;
   KOKKOS_FORCEINLINE_FUNCTION static constexpr int slot(int v) { return v < last_slot ? v : last_slot; }
-  static_assert(slot(Pressure) == last_slot, "the pressure follows vz");
 
   // The primitives with their cells' slopes along one direction (FaceFlux
   // reads them through slope()).
@@ -97,13 +97,13 @@ struct TileFaces {
   struct StoreSlopes {
     Tile tile;
     KOKKOS_FORCEINLINE_FUNCTION void operator()(long i, long j) const {
-      using Face = FaceFlux<Real, Dir, Scheme, Pressure>;
+      using Face = FaceFlux<Real, Dir, Scheme>;
       const long jj = j - tile.j0, ii = i - tile.i0;
       tile.slopes(IDN, jj, ii) = Face::cell_slope(tile.prims, IDN, j, i);
       tile.slopes(IVX, jj, ii) = Face::cell_slope(tile.prims, IVX, j, i);
       tile.slopes(IVY, jj, ii) = Face::cell_slope(tile.prims, IVY, j, i);
       tile.slopes(IVZ, jj, ii) = Face::cell_slope(tile.prims, IVZ, j, i);
-      tile.slopes(last_slot, jj, ii) = Face::cell_slope(tile.prims, Pressure, j, i);
+      tile.slopes(last_slot, jj, ii) = Face::cell_slope(tile.prims, IPR, j, i);
     }
   };
 
@@ -116,7 +116,7 @@ struct TileFaces {
     long j0, i0;  // block indices of the tile's first cell
     Real gamma;
     KOKKOS_FORCEINLINE_FUNCTION void operator()(long i, long j) const {
-      store_flux(flux, FaceFlux<Real, Dir, Scheme, Pressure>::flux(w, gamma, j, i), j - j0, i - i0);
+      store_flux(flux, FaceFlux<Real, Dir, Scheme>::flux(w, gamma, j, i), j - j0, i - i0);
     }
   };
 

@@ -75,16 +75,7 @@ class Solver {
       h_[d] = (p.hi[d] - p.lo[d]) / static_cast<double>(n);
       inverse_h_[d] = d < Dim ? Real(static_cast<double>(n) / (p.hi[d] - p.lo[d])) : Real(0);
     }
-    gas_.gamma = Real(p.gamma);
-    gas_.R = Real(p.R);
-    gas_.cp = Real(p.cp());
-    gas_.Pr = Real(p.Pr);
-    gas_.viscosity.law = p.viscosity.law;
-    gas_.viscosity.mu0 = Real(p.viscosity.mu0);
-    gas_.viscosity.T0 = Real(p.viscosity.T0);
-    gas_.viscosity.S = Real(p.viscosity.S);
-    gas_.viscosity.exponent = Real(p.viscosity.exponent);
-    gas_.pressure_equilibrium = p.pressure_equilibrium;
+    gas_ = {gas::gas_model<Real>(p.gamma, p.R, p.Pr, p.viscosity), p.pressure_equilibrium};
     for (int d = 0; d < Dim; ++d) {
       if (p.side(d, 0).is_wall() && !dec_.has_neighbour(d, 0)) walls_.lo[d] = grid_.begin(d);
       if (p.side(d, 1).is_wall() && !dec_.has_neighbour(d, 1)) walls_.hi[d] = grid_.end(d);

@@ -5,24 +5,24 @@
 #pragma once
 
 #include "core/parallel.hpp"
-#include "physics/gas/transport.hpp"
+#include "physics/gas/gas_model.hpp"
+#include "physics/gas/slots.hpp"
 
 namespace cfd::navier_stokes {
 
-// Conserved components (as euler's) and primitives; ITM is the
-// temperature, IPR the pressure (euler's IPR too).
-enum { IDN = 0, IM1 = 1, IM2 = 2, IM3 = 3, IEN = 4, NCONS = 5 };
-enum { IVX = 1, IVY = 2, IVZ = 3, ITM = 4, IPR = 5, NPRIM = 6 };
+// U's and W's slots (physics/gas/slots.hpp, as euler's); W keeps the
+// temperature after the pressure.
+using namespace gas::slots;
+enum { ITM = NPRIM_BASE, NPRIM = NPRIM_BASE + 1 };
 
 template <class Real>
 using Array4 = Kokkos::View<Real****, Kokkos::LayoutRight, MemSpace>;  // (var, k, j, i)
 
+// The gas of every gas solver (physics/gas/gas_model.hpp), with the one
+// choice of the convective flux the kernels read beside it.
 template <class Real>
-struct GasModel {
-  Real gamma, R, cp, Pr;
-  gas::Viscosity<Real> viscosity;
+struct GasModel : gas::GasModel<Real> {
   bool pressure_equilibrium;  // KEEP-PE's internal energy flux
-  KOKKOS_FORCEINLINE_FUNCTION Real conductivity(Real mu) const { return mu * cp / Pr; }
 };
 
 template <class Real>

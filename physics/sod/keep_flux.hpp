@@ -4,25 +4,15 @@
 #pragma once
 
 #include "core/kokkos_compat.hpp"
+#include "physics/gas/gas_model.hpp"
 #include "physics/gas/keep.hpp"
-#include "physics/gas/transport.hpp"
 
 namespace cfd::sod {
 
-enum class Viscosity { none, constant, sutherland };
-
+// The tube's gas is every gas solver's (physics/gas/gas_model.hpp); the
+// original's viscosity is none, constant or Sutherland's.
 template <class Real>
-struct KeepGas {
-  Real gamma, R, Cp, Pr;
-  Real mu0, T0, S;  // Sutherland: mu0 at T0, constant S
-  Viscosity viscosity;
-
-  KOKKOS_INLINE_FUNCTION Real mu(Real T) const {
-    if (viscosity == Viscosity::none) return Real(0);
-    if (viscosity == Viscosity::constant) return mu0;
-    return gas::sutherland(T, mu0, T0, S);
-  }
-};
+using KeepGas = gas::GasModel<Real>;
 
 // Primitive variables at a node.
 template <class Real>
@@ -61,7 +51,7 @@ KOKKOS_INLINE_FUNCTION KeepFlux<Real> keep_flux(const NodeState<Real>& a, const 
   f.e3 = e.energy;
   const Real tw = Real(4) * (a.mu + b.mu) * (b.u - a.u) / (Real(6) * dx);
   f.ev2 = tw;
-  f.ev3 = Real(0.5) * tw * (a.u + b.u) + g.Cp * (a.mu + b.mu) * (b.T - a.T) / (g.Pr * Real(2) * dx);
+  f.ev3 = Real(0.5) * tw * (a.u + b.u) + g.cp * (a.mu + b.mu) * (b.T - a.T) / (g.Pr * Real(2) * dx);
   return f;
 }
 

@@ -136,7 +136,9 @@ Params params(const Config& c) {
   p.fused_steps = static_cast<int>(c.get_int("sod.fused_steps"));
   p.fp32 = c.get_string("sod.precision") == "fp32";
   const std::string& v = c.get_string("sod.viscosity");
-  p.viscosity = v == "none" ? Viscosity::none : v == "constant" ? Viscosity::constant : Viscosity::sutherland;
+  p.viscosity = v == "none"       ? gas::ViscosityLaw::none
+                : v == "constant" ? gas::ViscosityLaw::constant
+                                  : gas::ViscosityLaw::sutherland;
   const std::string& b = c.get_string("sod.boundary");
   p.boundary = b == "outflow"      ? BoundaryKind::outflow
                : b == "reflecting" ? BoundaryKind::reflecting
@@ -166,9 +168,9 @@ Params params(const Config& c) {
     c.reject("sod.kernels", "fused kernels exist for the keep scheme only");
   if (p.scheme == Scheme::hllc && p.fused_steps > 1)
     c.reject("sod.fused_steps", "fused steps exist for the keep scheme only");
-  if (p.scheme == Scheme::hllc && c.given("sod.viscosity") && p.viscosity != Viscosity::none)
+  if (p.scheme == Scheme::hllc && c.given("sod.viscosity") && p.viscosity != gas::ViscosityLaw::none)
     c.reject("sod.viscosity", "the hllc scheme is inviscid; set sod.viscosity: none or leave it out");
-  if (p.scheme == Scheme::hllc) p.viscosity = Viscosity::none;
+  if (p.scheme == Scheme::hllc) p.viscosity = gas::ViscosityLaw::none;
   return p;
 }
 

@@ -30,7 +30,7 @@ struct Params : Setting {
   Kernels kernels = Kernels::split;
   int fused_steps = 1;  // keep only: steps per kernel launch (KeepTiledSteps)
   bool fp32 = false;
-  Viscosity viscosity = Viscosity::sutherland;
+  gas::ViscosityLaw viscosity = gas::ViscosityLaw::sutherland;
   gas::Limiter limiter = gas::Limiter::vanleer;
   bool reconstruct = true;                            // plm (true) or piecewise constant (first-order Godunov)
   gas::Integrator integrator = gas::Integrator::rk2;  // hllc: SSP-RK2 or forward Euler (gas/integrators.hpp)

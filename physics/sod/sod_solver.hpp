@@ -362,9 +362,7 @@ class Solver {
         w_("sod::primitives", keep_ && p.kernels == Kernels::split ? grid_.extent(0) : 0),
         f_("sod::fluxes", keep_ ? (p.kernels == Kernels::split ? grid_.extent(0) - 1 : 0) : grid_.end(0) + 1),
         halo_(dec, 3, faces()) {
-    gas_ = KeepGas<Real>{Real(p.gamma), Real(p.R),   Real(p.gamma * p.R / (p.gamma - 1)),
-                         Real(p.Pr),    Real(p.mu0), Real(p.T0),
-                         Real(p.S),     p.viscosity};
+    gas_ = gas::gas_model<Real>(p.gamma, p.R, p.Pr, {p.viscosity, p.mu0, p.T0, p.S, 0});
     dx_ = Real(p.dx());
     fixed_dt_sod_ = keep_ ? p.cfl / (p.nx - 1) : 0.0;
     // Local range of the nodes or cells this block updates: KEEP leaves the
