@@ -41,11 +41,13 @@ An unknown column, a history or reference file that is missing, empty or
 has a line that is not numbers is an error naming the file (and line).
 """
 import argparse
+import math
 import os
 import re
 import shutil
 import subprocess
 import sys
+import time
 import warnings
 
 
@@ -200,7 +202,10 @@ def frame_of(snap, path, a):
         xaxis, yaxis = "x", "y"
         if snap.ndim == 3:
             axis, at = a.slice if a.slice else ("z", None)
-            data, (yaxis, y), (xaxis, x), where = snap.plane(name, axis, at)
+            try:
+                data, (yaxis, y), (xaxis, x), where = snap.plane(name, axis, at)
+            except ValueError as e:
+                die(str(e))
             data = data.astype(float)
             fr["title"] += f", plane {axis} = {where:.6g}"
         else:
@@ -628,9 +633,12 @@ def slice_of(text):
     if not sep or axis not in ("x", "y", "z"):
         raise argparse.ArgumentTypeError(f"expected AXIS=VALUE with AXIS x, y or z, e.g. z=0.5 (got {text!r})")
     try:
-        return axis, float(value)
+        at = float(value)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{value!r} is not a number (e.g. z=0.5)") from None
+    if not math.isfinite(at):
+        raise argparse.ArgumentTypeError(f"{value!r} is not a finite number (e.g. z=0.5)")
+    return axis, at
 
 
 def main():
@@ -714,7 +722,7 @@ def main():
         plot_snapshot(path, a, a.output or path.rsplit(".", 1)[0] + ".png")
 
 
-if __name__ == "__main__":
+def run():
     try:
         main()
     except CfdrunError as e:  # a file found wanting after it opened (a field that cannot be read)
@@ -723,3 +731,100 @@ if __name__ == "__main__":
         sys.exit(130)
     except Exception as e:  # never a traceback: say what failed, in one line
         die(f"{type(e).__name__}: {e}")
+
+
+METADATA_SECONDS = 10  # as cfdinfo's limit on a file's metadata (core/hdf5_file.hpp)
+
+
+def run_guarded():
+    """Runs cfdplot in a child process, as cfdinfo reads files
+    (core/hdf5_file.hpp, h5_run_guarded): HDF5 can crash inside the process
+    on a damaged file (SIGSEGV, SIGABRT), or go round in circles reading a
+    damaged heap, which no check can rule out. A crash of the child, or a
+    file's opening or attribute read that has not ended after
+    METADATA_SECONDS, becomes the one line "cfdplot: error: FILE: damaged
+    HDF5 file (...)" and status 2, FILE being the last file the child began
+    to read: the child names each h5py.File it opens, and marks the start
+    and end of each opening and attribute read, through a pipe. The values
+    of datasets are read without a limit. Where no child can be started,
+    cfdplot runs in this process."""
+    import select
+    import signal
+    try:
+        read_end, write_end = os.pipe()
+        pid = os.fork()
+    except OSError:
+        return run()
+    if pid == 0:
+        os.close(read_end)
+        import h5py
+
+        def marked(method):
+            def call(self, *args, **kwargs):
+                if method is opened:
+                    name = args[0] if args else kwargs.get("name", "?")
+                    os.write(write_end, b"F " + str(os.fspath(name) if isinstance(name, (str, os.PathLike))
+                                                     else "?").encode(errors="replace") + b"\n")
+                os.write(write_end, b"B\n")
+                result = method(self, *args, **kwargs)
+                os.write(write_end, b"E\n")
+                return result
+            return call
+
+        opened, attribute = h5py.File.__init__, h5py.AttributeManager.__getitem__
+        h5py.File.__init__ = marked(opened)
+        h5py.AttributeManager.__getitem__ = marked(attribute)
+        code = 0
+        try:
+            run()
+        except SystemExit as e:
+            code = e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(code)
+    os.close(write_end)
+    last, begun, pending, stuck = "an input file", None, b"", False
+    while True:
+        try:
+            ready, _, _ = select.select([read_end], [], [], 0.5)
+        except KeyboardInterrupt:
+            os.kill(pid, signal.SIGINT)
+            continue
+        if ready:
+            chunk = os.read(read_end, 65536)
+            if not chunk:
+                break
+            pending += chunk
+            *lines, pending = pending.split(b"\n")
+            for line in lines:
+                if line.startswith(b"F "):
+                    last = line[2:].decode(errors="replace")
+                elif line == b"B":
+                    begun = time.monotonic()
+                elif line == b"E":
+                    begun = None
+        if begun is not None and time.monotonic() - begun > METADATA_SECONDS:
+            os.kill(pid, signal.SIGKILL)
+            stuck = True
+            break
+    os.close(read_end)
+    while True:
+        try:
+            _, status = os.waitpid(pid, 0)
+            break
+        except InterruptedError:
+            continue
+    if stuck:
+        die(f"{last}: damaged HDF5 file (reading its metadata did not end in {METADATA_SECONDS} s)")
+    if os.WIFEXITED(status):
+        sys.exit(os.WEXITSTATUS(status))
+    crash = os.WTERMSIG(status)
+    if crash in (signal.SIGSEGV, signal.SIGBUS, signal.SIGFPE, signal.SIGILL, signal.SIGABRT):
+        die(f"{last}: damaged HDF5 file (reading it crashed HDF5: {signal.Signals(crash).name})")
+    if crash == signal.SIGINT:
+        sys.exit(130)
+    os.kill(os.getpid(), crash)
+
+
+if __name__ == "__main__":
+    run_guarded()

@@ -1,5 +1,7 @@
 #include "core/case_formulas.hpp"
 
+#include <algorithm>
+
 namespace cfd {
 
 KeySpec constants_key(const std::string& used_by) {
@@ -22,8 +24,16 @@ Expression case_formula(const Config& c, const std::string& path, const std::map
   try {
     return Expression(text, constants);
   } catch (const ExpressionError& e) {
-    c.reject(path, "column " + std::to_string(e.column) + " of the formula: " + e.what() + "\n  " + text + "\n  " +
-                       std::string(static_cast<size_t>(e.column - 1), ' ') + "^");
+    // The formula around the column, at most 60 characters either side, and
+    // the message at most 200: a message never echoes a 40 KB formula.
+    const size_t column = static_cast<size_t>(e.column > 0 ? e.column - 1 : 0);
+    const size_t from = column > 60 ? column - 60 : 0, length = 121;
+    const std::string before = from > 0 ? "..." : "", after = from + length < text.size() ? "..." : "";
+    std::string why = e.what();
+    if (why.size() > 200) why = why.substr(0, 200) + "...";
+    c.reject(path, "column " + std::to_string(e.column) + " of the formula: " + why + "\n  " + before +
+                       text.substr(std::min(from, text.size()), length) + after + "\n  " +
+                       std::string(before.size() + column - from, ' ') + "^");
   }
 }
 

@@ -93,11 +93,22 @@ void validate_checkpoint_header(const CheckpointHeader& h) {
     throw ConfigError(h.path + ": error: cannot restart from this file: it is inconsistent: " + why);
   };
   if (h.step < 0) refuse("step " + std::to_string(h.step) + " is negative");
+  // time.steps counts at most 1e12 steps: a larger step is no run's.
+  if (h.step > 1000000000000L) refuse("step " + std::to_string(h.step) + " is beyond any run's (at most 1e12 steps)");
   if (!std::isfinite(h.time) || h.time < 0) refuse("time " + format_real(h.time) + " is not a finite time >= 0");
   for (long n : h.global_n)
     if (n < 1 || n > (1L << 40)) refuse("a grid size of " + std::to_string(n));
-  for (const auto& [key, value] : h.clock)
+  for (const auto& [key, value] : h.clock) {
     if (!std::isfinite(value)) refuse("clock." + key + " is " + format_real(value));
+    // The solver's own step counter is the file's step: the loop and the
+    // solver would otherwise number the snapshots after it differently.
+    if (key == "step" && value != static_cast<double>(h.step))
+      refuse("clock.step " + format_real(value) + " is not the checkpoint's step " + std::to_string(h.step));
+    // Counters (steps, full steps, iterations) are whole numbers >= 0.
+    if ((key == "step" || key == "full_steps" || key == "cg_iterations") &&
+        (value < 0 || value != std::floor(value) || value > 1e15))
+      refuse("clock." + key + " is " + format_real(value) + ", not a count");
+  }
   if (h.loop.outputs_done < 0 || h.loop.checkpoints_done < 0)
     refuse("negative counts of outputs or checkpoints passed");
   if (!std::isfinite(h.loop.reference_dt) || h.loop.reference_dt < 0)

@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -247,6 +248,13 @@ Config Config::from_file(const std::string& path, const std::vector<std::string>
       bool ok = n > 0 && k + n <= text.size();
       for (int m = 1; ok && m < n; ++m) ok = (static_cast<unsigned char>(text[k + m]) >> 6) == 0x2;
       if (ok && n == 2) ok = c >= 0xC2;  // no overlong forms
+      if (ok && n >= 3) {
+        // No overlong forms, no UTF-16 surrogates (ED A0-BF: a lone one is
+        // no character), nothing beyond U+10FFFF.
+        const auto c1 = static_cast<unsigned char>(text[k + 1]);
+        ok = !(c == 0xE0 && c1 < 0xA0) && !(c == 0xED && c1 >= 0xA0) && !(c == 0xF0 && c1 < 0x90) &&
+             !(c == 0xF4 && c1 >= 0x90) && c <= 0xF4;
+      }
       if (!ok)
         throw ConfigError(path + ":" + std::to_string(line) + ":" + std::to_string(column) +
                           ": error: not UTF-8 text (byte 0x" + "0123456789ABCDEF"[c >> 4] + "0123456789ABCDEF"[c & 15] +
@@ -261,6 +269,12 @@ Config Config::from_file(const std::string& path, const std::vector<std::string>
   // line); as LF, lines and columns in messages are the editor's.
   for (size_t k = 0; k < text.size(); ++k)
     if (text[k] == '\r' && (k + 1 == text.size() || text[k + 1] != '\n')) text[k] = '\n';
+  // So are NEL (U+0085) and the line and paragraph separators (U+2028,
+  // U+2029), which YAML 1.1 counts as line breaks and yaml-cpp does not
+  // (a case file with them read as one line: "'solver': missing").
+  for (const char* mark : {"\xC2\x85", "\xE2\x80\xA8", "\xE2\x80\xA9"})
+    for (size_t k = text.find(mark); k != std::string::npos; k = text.find(mark, k + 1))
+      text.replace(k, std::strlen(mark), "\n");
   return from_string(text, path, overrides, schema);
 }
 
@@ -577,11 +591,22 @@ const Config::Value& Config::find(const std::string& path, KeyType expected) con
 }
 
 void Config::reject(const std::string& path, const std::string& why) const {
-  // Where the value came from: its line in the case file or its --set; a
-  // default, the case file.
+  // Where the value came from: its line in the case file or its --set.
   auto it = values_.find(path);
-  const std::string where = it != values_.end() && it->second.given ? it->second.location : source_;
-  throw ConfigError(where + ": error: '" + path + "': " + why);
+  if (it != values_.end() && it->second.given)
+    throw ConfigError(it->second.location + ": error: '" + path + "': " + why);
+  // A key the user did not write: said at the key that made it matter (the
+  // choice it belongs to, e.g. euler.problem: file for file.path) when the
+  // user wrote that one, so that the message points at a line of theirs.
+  if (it != values_.end() && !it->second.spec.belongs_to.empty()) {
+    const std::string& belongs = it->second.spec.belongs_to;
+    const std::string chooser = belongs.substr(0, belongs.find('='));
+    auto c = values_.find(chooser);
+    if (c != values_.end() && c->second.given)
+      throw ConfigError(c->second.location + ": error: '" + chooser + "' asks for '" + path +
+                        "', which the case does not give: " + why);
+  }
+  throw ConfigError(source_ + ": error: '" + path + "': " + why);
 }
 
 long Config::get_int(const std::string& path) const { return find(path, KeyType::integer).i; }

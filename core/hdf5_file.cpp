@@ -479,30 +479,35 @@ void check_single_value(const std::string& path, const std::string& name, hid_t 
     throw std::runtime_error(path + ": attribute " + name + " is not a single value");
 }
 
+// A dataset opened for reading, with its shape (slowest first), as every
+// reader begins.
+struct OpenDataset {
+  Handle file, set, space;
+  std::vector<hsize_t> dims;
+  OpenDataset(const std::string& path, const std::string& dataset)
+      : file(open_read(path)),
+        set{check_id(H5Dopen2(file.id, dataset.c_str(), H5P_DEFAULT), path + ": no dataset " + dataset), H5Dclose},
+        space{H5Dget_space(set.id), H5Sclose} {
+    const int rank = H5Sget_simple_extent_ndims(space.id);
+    if (rank < 0) throw std::runtime_error(path + ": bad dataspace of " + dataset);
+    dims.resize(rank);
+    H5Sget_simple_extent_dims(space.id, dims.data(), nullptr);
+  }
+};
+
 }  // namespace
 
 std::vector<hsize_t> h5_dataset_dims(const std::string& path, const std::string& dataset) {
   const MetadataDeadline deadline;
-  Handle file = open_read(path);
-  Handle set{check_id(H5Dopen2(file.id, dataset.c_str(), H5P_DEFAULT), path + ": no dataset " + dataset), H5Dclose};
-  Handle space{H5Dget_space(set.id), H5Sclose};
-  const int rank = H5Sget_simple_extent_ndims(space.id);
-  if (rank < 0) throw std::runtime_error(path + ": bad dataspace of " + dataset);
-  std::vector<hsize_t> dims(rank);
-  H5Sget_simple_extent_dims(space.id, dims.data(), nullptr);
-  return dims;
+  return OpenDataset(path, dataset).dims;
 }
 
 H5Array h5_read_array(const std::string& path, const std::string& dataset, bool integers) {
   const MetadataDeadline deadline;
-  Handle file = open_read(path);
-  Handle set{check_id(H5Dopen2(file.id, dataset.c_str(), H5P_DEFAULT), path + ": no dataset " + dataset), H5Dclose};
-  Handle space{H5Dget_space(set.id), H5Sclose};
+  const OpenDataset d(path, dataset);
+  const Handle &file = d.file, &set = d.set;
   H5Array out;
-  const int rank = H5Sget_simple_extent_ndims(space.id);
-  if (rank < 0) throw std::runtime_error(path + ": bad dataspace of " + dataset);
-  out.dims.resize(rank);
-  H5Sget_simple_extent_dims(space.id, out.dims.data(), nullptr);
+  out.dims = d.dims;
   Handle type{H5Dget_type(set.id), H5Tclose};
   const H5T_class_t kind = H5Tget_class(type.id);
   if (kind != H5T_FLOAT && !(integers && kind == H5T_INTEGER))
@@ -554,15 +559,10 @@ H5Array h5_read_block(const std::string& path, const std::string& dataset, const
 
 std::vector<long> h5_read_integers(const std::string& path, const std::string& dataset) {
   const MetadataDeadline deadline;
-  Handle file = open_read(path);
-  Handle set{check_id(H5Dopen2(file.id, dataset.c_str(), H5P_DEFAULT), path + ": no dataset " + dataset), H5Dclose};
-  Handle space{H5Dget_space(set.id), H5Sclose};
-  const int rank = H5Sget_simple_extent_ndims(space.id);
-  if (rank < 0) throw std::runtime_error(path + ": bad dataspace of " + dataset);
-  std::vector<hsize_t> dims(rank);
-  H5Sget_simple_extent_dims(space.id, dims.data(), nullptr);
+  const OpenDataset d(path, dataset);
+  const Handle& set = d.set;
   Handle type{H5Dget_type(set.id), H5Tclose};
-  const hsize_t count = checked_entries(path, dataset, file.id, set.id, dims, type.id);
+  const hsize_t count = checked_entries(path, dataset, d.file.id, set.id, d.dims, type.id);
   std::vector<long> out(static_cast<size_t>(count));
   MetadataDeadline::lift();
   if (count > 0)

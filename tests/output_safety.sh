@@ -247,7 +247,8 @@ with h5py.File('c/forged.h5', 'r+') as f:
     "f.attrs['outputs_done'] = -3" "f.attrs['history_bytes'] = -7" "f.attrs['history_file'] = '../x.hst'" \
     "f.attrs['series_bytes'] = 3" "del f['state/u']" "d = f['state/u'][:]; del f['state/u']; f['state/u'] = d[:-1]" \
     "d = f['state/u'][:]; del f['state/u']; f['state/u'] = d.ravel()" "f.attrs['state_fields'] = 'u,../v'" \
-    "f.attrs['checkpoint_format'] = 7" "f.attrs['global_nx'] = 0"; do
+    "f.attrs['checkpoint_format'] = 7" "f.attrs['global_nx'] = 0" "f.attrs['step'] = 10**18" \
+    "f.attrs['clock.step'] = 15.0" "f.attrs['clock.step'] = 16.5" "f.attrs['solver'] = np.bytes_(b'sod')"; do
     forge "$statement"
     out=$(timeout 60 "$cfdrun" --restart c/forged.h5 -q 2>&1)
     status=$?

@@ -195,13 +195,30 @@ std::string file_error(const std::string& bytes) {
 }
 }  // namespace
 
-TEST(Config, LoneCarriageReturnsAreLineEnds) {
-  // Classic Mac OS line ends: three lines, not one comment.
-  EXPECT_EQ(file_error("# a comment\rsolver: diffusion\rgrid:\r  nx: 40\r"), "");
-  const std::string e = file_error("# a comment\rsolver: diffusion\rgrid:\r  nxx: 40\r");
-  EXPECT_NE(e.find("case_bytes_LoneCarriageReturnsAreLineEnds.yaml:4:3: error: 'grid.nxx': unknown key"),
-            std::string::npos)
-      << e;
+// Classic Mac OS line ends (a lone CR), NEL, LS and PS (YAML 1.1's line
+// breaks, which yaml-cpp does not count): lines, as the editor shows them,
+// not one line (a comment, or "'solver': missing").
+TEST(Config, LoneCarriageReturnsAndLineSeparatorsAreLineEnds) {
+  for (const std::string end : {"\r", "\xC2\x85", "\xE2\x80\xA8", "\xE2\x80\xA9"}) {
+    EXPECT_EQ(file_error("# a comment" + end + "solver: diffusion" + end + "grid:" + end + "  nx: 40" + end), "");
+    const std::string e = file_error("# a comment" + end + "solver: diffusion" + end + "grid:" + end + "  nxx: 40\n");
+    EXPECT_NE(e.find("case_bytes_LoneCarriageReturnsAndLineSeparatorsAreLineEnds.yaml:4:3: error: 'grid.nxx': "
+                     "unknown key"),
+              std::string::npos)
+        << e;
+  }
+}
+
+// A lone UTF-16 surrogate encoded as UTF-8, an overlong form or a code point
+// beyond U+10FFFF is not UTF-8 text: refused with its place.
+TEST(Config, SurrogatesAndOverlongFormsAreNotUtf8) {
+  for (const char* bad : {"\xED\xA0\x80", "\xE0\x80\xAF", "\xF4\x90\x80\x80", "\xF5\x80\x80\x80"}) {
+    const std::string e = file_error(std::string("solver: diffusion\noutput:\n  dir: \"x") + bad + "\"\n");
+    EXPECT_NE(e.find("case_bytes_SurrogatesAndOverlongFormsAreNotUtf8.yaml:3:10: error: not UTF-8 text"),
+              std::string::npos)
+        << e;
+  }
+  EXPECT_EQ(file_error("solver: diffusion\noutput:\n  dir: \"x\xF0\x9F\x98\x80\"\n"), "");  // U+1F600
 }
 
 TEST(Config, Utf16And32AreNamed) {

@@ -153,6 +153,22 @@ TEST(Euler2dProblems, FormulaErrorsNameFileLineAndColumn) {
             std::string::npos)
       << e;
   EXPECT_NE(e.find("1 + tanh(y - y1)\n" + std::string(15, ' ') + "^"), std::string::npos) << e;
+  // A long formula with an error near its end: the message shows 60
+  // characters either side of the column, not the whole formula; one of
+  // 40 KB (beyond muparser's length) is refused in a short message too.
+  std::string sum = "1";
+  while (sum.size() < 3000) sum += " + 1";
+  const std::string long_one =
+      config_error("solver: euler\neuler: {problem: expression}\nexpression:\n  rho: \"" + sum + " + q\"\n");
+  EXPECT_NE(long_one.find("'q' is not a constant"), std::string::npos) << long_one.substr(0, 300);
+  EXPECT_LT(long_one.size(), 600u) << long_one;
+  EXPECT_NE(long_one.find("\n  ..."), std::string::npos) << long_one;
+  EXPECT_NE(long_one.find(" + q\n" + std::string(2 + 3 + 60, ' ') + "^"), std::string::npos) << long_one;
+  while (sum.size() < 40000) sum += " + 1";
+  const std::string huge =
+      config_error("solver: euler\neuler: {problem: expression}\nexpression:\n  rho: \"" + sum + "\"\n");
+  EXPECT_NE(huge.find("'expression.rho': column "), std::string::npos) << huge.substr(0, 300);
+  EXPECT_LT(huge.size(), 600u) << huge.substr(0, 300);
   const std::string bad_name = config_error("solver: euler\neuler: {problem: expression}\nconstants: {x: 1}\n");
   EXPECT_NE(bad_name.find("'constants.x': 'x' is a coordinate"), std::string::npos) << bad_name;
   const std::string not_real = config_error("solver: euler\neuler: {problem: expression}\nconstants: {w: wide}\n");

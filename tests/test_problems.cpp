@@ -155,6 +155,34 @@ TEST(DiffusionProblems, SpikeAndSineAreTheOriginalsAtEveryPoint) {
   EXPECT_THROW(Solver{chosen}, std::logic_error);
 }
 
+// A NaN in a sod initial file is reported as NaN, at its node (it was
+// reported as density 0.0).
+TEST(SodProblems, ANaNDensityFromAFileIsSaidToBeNaN) {
+  const std::string path =
+      std::filesystem::temp_directory_path() / ("cfdrun_test_sod_nan_" + std::to_string(getpid()) + ".h5");
+  {
+    std::vector<double> rho(100, 1.0), u(100, 0.0), p(100, 1.0);
+    rho[37] = std::nan("");
+    cfd::H5Writer w(path);
+    w.dataset("rho", rho.data(), {100});
+    w.dataset("u", u.data(), {100});
+    w.dataset("p", p.data(), {100});
+    w.commit();
+  }
+  const auto params = cfd::sod::params(
+      cfd::Config::from_string("solver: sod\ngrid: {nx: 100}\nsod: {problem: file}\nfile: {path: " + path + "}\n",
+                               "s.yaml", {}, cfd::solver_keys));
+  cfd::sod::Solver<double, Kokkos::LayoutRight> s(params);
+  try {
+    s.set_initial_state();
+    ADD_FAILURE() << "a NaN density was taken";
+  } catch (const cfd::ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find("node 38 at x = 0.37373737373737376 has density nan"), std::string::npos)
+        << e.what();
+  }
+  std::filesystem::remove(path);
+}
+
 // ---- The gas problems (physics/gas/problems/): one table, run by euler
 // and navier_stokes ----
 

@@ -4,6 +4,7 @@
 #include "core/comm.hpp"
 #include "core/command_line.hpp"
 #include "core/config.hpp"
+#include "core/initial_file.hpp"
 #include "core/memory_meter.hpp"
 #include "core/parallel.hpp"
 #include "core/run/run_settings.hpp"
@@ -12,11 +13,13 @@
 #include "physics/solvers.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <exception>
 #include <filesystem>
+#include <fstream>
 #include <functional>
 #include <new>
 #include <string>
@@ -159,6 +162,26 @@ int usage_error(const std::string& message) {
   return cfd::exit_usage;
 }
 
+// How many ranks hold a `text` other than rank 0's (collective).
+long ranks_unlike_root(const cfd::Comm& world, const std::string& text) {
+  return world.sum(world.broadcast(text) == text ? 0L : 1L);
+}
+
+// The FNV-1a digest of the initial-state file's bytes (file.path), with
+// its path; "" when the case reads none or it cannot be read (the run then
+// refuses it, on every rank).
+std::string initial_file_digest(const cfd::Config& config) {
+  if (!config.given("file.path")) return "";
+  const std::string path = cfd::case_relative_path(config, "file.path");
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return "";
+  std::uint64_t h = 14695981039346656037ull;
+  char chunk[1 << 16];
+  while (in.read(chunk, sizeof chunk) || in.gcount() > 0)
+    for (std::streamsize k = 0; k < in.gcount(); ++k) h = (h ^ static_cast<unsigned char>(chunk[k])) * 1099511628211ull;
+  return path + " " + std::to_string(h);
+}
+
 // Whether a version "MAJOR.MINOR.PATCH" is before MAJOR.MINOR (an empty
 // or unreadable one is: format-1 checkpoints wrote none).
 bool version_before(const std::string& version, int major, int minor) {
@@ -178,6 +201,24 @@ int main(int argc, char* argv[]) {
   cfd::MpiSession mpi(argc, argv);
   const cfd::Comm world = cfd::Comm::world();
   root = world.is_root();
+  // Every rank must be started with the same command line: a rank given an
+  // option that ends it early (--validate, --help, a usage error) while the
+  // others run (an MPMD launch, mpirun -np 1 cfdrun --validate x : -np 1
+  // cfdrun x) would leave them waiting in their first collective call for
+  // ever. Compared before anything is parsed, so that all ranks then take
+  // the same way out.
+  if (world.size() > 1) {
+    std::string mine;
+    for (int a = 1; a < argc; ++a) mine += std::string(argv[a]) + '\n';
+    if (const long differ = ranks_unlike_root(world, mine); differ > 0) {
+      if (root)
+        std::fprintf(stderr,
+                     "cfdrun: error: %ld of %d ranks were started with a command line other than rank 0's; every "
+                     "rank must be started with the same options and case\n",
+                     differ, world.size());
+      return cfd::exit_usage;
+    }
+  }
   // Help, listings and progress come from rank 0 (if /dev/null cannot be
   // opened, the other ranks simply keep printing).
   [[maybe_unused]] const std::FILE* silenced = root ? nullptr : std::freopen("/dev/null", "w", stdout);
@@ -357,6 +398,15 @@ int main(int argc, char* argv[]) {
       // Numerics that change here make a branch of the run: said once.
       const cfd::Config stored = cfd::Config::from_string(
           checkpoint.configuration, restart_file + " (stored configuration)", {}, cfd::solver_keys);
+      // The file's solver attribute chose the table of fixed keys above: it
+      // must be the stored configuration's (a forged one would check the
+      // --set keys against another solver's table).
+      if (cfd::find_solver(stored.solver()) != cfd::find_solver(checkpoint.solver))
+        throw cfd::ConfigError(restart_file +
+                               ": error: cannot restart from this file: it is inconsistent: its solver "
+                               "attribute '" +
+                               checkpoint.solver + "' is not its stored configuration's solver '" + stored.solver() +
+                               "'");
       // navier_stokes' time.cfl was a sum of the directions' Courant numbers
       // before cfdrun 0.2.0; it is now per direction, as in every gas solver
       // (physics/gas/time_step.hpp). Its old value would now allow steps
@@ -412,10 +462,12 @@ int main(int argc, char* argv[]) {
       }
       return cfd::exit_usage;
     }
-    const std::string mine = config.resolved_yaml() + "\n" + restart_file;
+    // An initial state read from a file is part of the case: ranks that read
+    // different copies (nodes without a shared disk) would start a mixed
+    // state. Its bytes' digest is compared with the case.
+    const std::string mine = config.resolved_yaml() + "\n" + restart_file + "\n" + initial_file_digest(config);
     const bool same = world.broadcast(mine) == mine;
-    const long differ = world.sum(same ? 0L : 1L);
-    if (differ > 0) {
+    if (const long differ = world.sum(same ? 0L : 1L); differ > 0) {
       if (!same)
         std::fprintf(stderr, "cfdrun: error: rank %d of %d resolved a case different from rank 0's\n", world.rank(),
                      world.size());

@@ -29,10 +29,17 @@ void refuse_in_3d(const Config& c, const Params& p) {
   // along the cube's diagonal sees the three directions' Courant numbers
   // add up, and the update is stable while their sum is at most 1 (a sound
   // wave along (1, 1, 1) grows without bound at 0.4).
-  if (p.cfl > 1.0 / 3.0)
-    c.reject("time.cfl", "at most 1/3 with grid.nz > 1 (here " + format_real(p.cfl) +
-                             "): the three directions' Courant numbers add up, and the 3D update is stable while "
-                             "their sum is at most 1; 0.3 is usual");
+  // Said at time.cfl where the case gives it, else at grid.nz (the default
+  // cfl, 0.4, is a 2D one).
+  if (p.cfl > 1.0 / 3.0) {
+    const std::string why =
+        "the three directions' Courant numbers add up, and the 3D update is stable while their "
+        "sum is at most 1; 0.3 is usual";
+    if (c.given("time.cfl"))
+      c.reject("time.cfl", "at most 1/3 with grid.nz > 1 (here " + format_real(p.cfl) + "): " + why);
+    c.reject("grid.nz", "a 3D grid needs time.cfl at most 1/3, and its default, " + format_real(p.cfl) +
+                            ", is a 2D value: set time.cfl (" + why + ")");
+  }
 }
 
 }  // namespace

@@ -396,7 +396,8 @@ class Solver {
         // As the working precision holds it: a density fp32 rounds to 0 is 0,
         // a state whose momentum or energy overflows has no velocity.
         bad_state = w;
-        if (!(host(j, IDN) > Real(0))) bad_state.rho = std::min(0.0, w.rho);
+        // (A NaN stays NaN: min(0, NaN) would say 0.)
+        if (!(host(j, IDN) > Real(0)) && !std::isnan(w.rho)) bad_state.rho = std::min(0.0, w.rho);
         if (!finite) bad_state.u = NAN;
       }
     }

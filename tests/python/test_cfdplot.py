@@ -215,6 +215,17 @@ class CleanErrors(unittest.TestCase):
         self.check([], "no snapshot given")
         self.check([real, "--zoom", "x"], "argument --zoom: invalid int value: 'x'")
 
+    def test_files_that_crash_or_stall_hdf5(self):
+        # HDF5 1.10 crashes (SIGSEGV) on one and goes round in circles
+        # reading an attribute of the other (tests/cases, as cfdinfo's
+        # tests use them): cfdplot reads in a guarded child and says so in
+        # one line, status 2, in about 10 s at the most.
+        cases = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "cases")
+        crash = os.path.normpath(os.path.join(cases, "damaged_heap_crash.h5"))
+        loop = os.path.normpath(os.path.join(cases, "damaged_heap_loop.h5"))
+        self.check([crash], crash + ": damaged HDF5 file (reading it crashed HDF5: SIGSEGV)")
+        self.check([loop], loop + ": damaged HDF5 file (reading its metadata did not end in 10 s)")
+
     def test_odd_output_names(self):
         real = last_snapshot("kh")
         self.check([real, "-o", "picture.xyz"], "-o picture.xyz: matplotlib cannot write .xyz pictures")

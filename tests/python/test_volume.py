@@ -127,7 +127,10 @@ class VolumePictures(unittest.TestCase):
     def test_bad_slices_are_one_line_errors(self):
         for args, message in ((["--slice", "w=0.5"], "expected AXIS=VALUE"),
                               (["--slice", "z=half"], "'half' is not a number"),
-                              (["--slice", "z"], "expected AXIS=VALUE")):
+                              (["--slice", "z"], "expected AXIS=VALUE"),
+                              (["--slice", "z=nan"], "'nan' is not a finite number"),
+                              (["--slice", "z=1e308"], "z = 1e+308 is outside the grid (z from "),
+                              (["--slice", "x=-0.5"], "x = -0.5 is outside the grid (x from 0 to 1)")):
             status, _, stderr = support.cfdplot(self.path, *args, "-o", os.path.join(support.WORK, "bad.png"))
             self.assertEqual(status, 2, stderr)
             self.assertIn(message, stderr)

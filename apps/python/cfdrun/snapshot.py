@@ -243,6 +243,13 @@ class Snapshot:
         if axis not in ("x", "y", "z"):
             raise ValueError(f"{self.path}: no axis {axis!r} (x, y or z)")
         c = getattr(self, axis)
+        if at is not None:
+            # A plane of the grid only: a value outside the grid's faces (or
+            # not a number) would otherwise pick its first or last plane.
+            edges = self.edges(axis)
+            lo, hi = float(np.min(edges)), float(np.max(edges))
+            if not np.isfinite(at) or not lo <= at <= hi:
+                raise ValueError(f"{self.path}: {axis} = {at!r} is outside the grid ({axis} from {lo:.6g} to {hi:.6g})")
         k = len(c) // 2 if at is None else int(np.argmin(np.abs(c - at)))
         v = self.fields[name]  # [z][y][x]
         if axis == "z":

@@ -42,7 +42,9 @@ StateAt couette_state(const Config& c, Setting& p) {
       across = d;
     }
   if (across < 0)
-    c.reject("boundary.y_lo", "couette needs walls facing each other, e.g. boundary.y_lo and boundary.y_hi");
+    c.reject(p.choice,
+             "couette needs walls facing each other, e.g. boundary.y_lo and boundary.y_hi: "
+             "isothermal_wall (and the upper one isothermal_wall or adiabatic_wall)");
   const char axis = "xyz"[across];
   if (p.viscosity.law != gas::ViscosityLaw::constant)
     c.reject("viscosity.law", "the Couette solution here is that of a constant viscosity");
