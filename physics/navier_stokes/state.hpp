@@ -25,22 +25,15 @@ struct GasModel : gas::GasModel<Real> {
   bool pressure_equilibrium;  // KEEP-PE's internal energy flux
 };
 
+// A cell's primitives: the gas solvers' W from U (physics/gas/gas_model.hpp).
 template <class Real>
-struct CellState {
-  Real rho, v[3], p, T;
-};
+using CellState = gas::GasState<Real, 3>;
 
 template <class Real>
 KOKKOS_FORCEINLINE_FUNCTION CellState<Real> cell_state(Real rho, Real mx, Real my, Real mz, Real energy,
                                                        const GasModel<Real>& gas) {
-  CellState<Real> s;
-  s.rho = rho;
-  s.v[0] = mx / rho;
-  s.v[1] = my / rho;
-  s.v[2] = mz / rho;
-  s.p = (gas.gamma - Real(1)) * (energy - Real(0.5) * rho * (s.v[0] * s.v[0] + s.v[1] * s.v[1] + s.v[2] * s.v[2]));
-  s.T = s.p / (rho * gas.R);
-  return s;
+  const Real momentum[3] = {mx, my, mz};
+  return gas::gas_state(rho, momentum, energy, gas);
 }
 
 template <class Real, class U>

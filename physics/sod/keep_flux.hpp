@@ -22,13 +22,9 @@ struct NodeState {
 
 template <class Real>
 KOKKOS_INLINE_FUNCTION NodeState<Real> node_state(Real rho, Real momentum, Real energy, const KeepGas<Real>& g) {
-  NodeState<Real> s;
-  s.rho = rho;
-  s.u = momentum / rho;
-  s.p = (g.gamma - Real(1)) * (energy - Real(0.5) * rho * (s.u * s.u));
-  s.T = s.p / (rho * g.R);
-  s.mu = g.mu(s.T);
-  return s;
+  const Real m[1] = {momentum};
+  const gas::GasState<Real, 1> s = gas::gas_state(rho, m, energy, g);  // W from U, as navier_stokes'
+  return {s.rho, s.v[0], s.p, s.T, g.mu(s.T)};
 }
 
 // Convective (e) and viscous (ev) fluxes through the interface between
