@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """Malformed formulas in case files (#30): every one ends in exit 2 with a
 message naming the file, line, column of the key, and the column inside the
-formula, never a crash; valid neighbours run --validate with exit 0.
+formula, never a crash; valid neighbours run --validate with exit 0, or,
+where their state is not physical (a negative density), exit 2 with the
+cell: --validate builds the initial state as the run does.
 
 usage: formula_fuzz.py CFDRUN WORK_DIR
 Fixed seed; bounded (about 300 cfdrun --validate calls, 10 s here).
@@ -28,7 +30,7 @@ for pos in range(len(base)):
     formulas.append(base[:pos] + base[pos + 1:])  # one character deleted
 formulas += ["", "   ", "(", ")", "1 +", "sin()", "undefined_name", "x = 1", "1, 2", "?", "min(", "2 ** 3"]
 
-refused = accepted = 0
+refused = accepted = unphysical = 0
 pattern = re.compile(r"case_\d+\.yaml:(\d+):(\d+): error: 'expression\.(\w+)': column (\d+) of the formula: .+\n  (.*)\n( *)\^")
 for n, formula in enumerate(formulas):
     key = keys[n % 4]
@@ -45,6 +47,9 @@ for n, formula in enumerate(formulas):
         continue
     if r.returncode != 2:
         sys.exit("FAIL: %r: exit %d: %s" % (formula, r.returncode, r.stderr))
+    if "is not physical: cell (i, j) = (" in r.stderr and "(from the formulas expression.*)" in r.stderr:
+        unphysical += 1  # a well-formed formula whose state the run would refuse
+        continue
     m = pattern.search(r.stderr)
     if not m:
         sys.exit("FAIL: %r: the message does not name the place: %s" % (formula, r.stderr))
@@ -56,6 +61,7 @@ for n, formula in enumerate(formulas):
         sys.exit("FAIL: %r: column %d or caret wrong: %s" % (formula, inner, r.stderr))
     refused += 1
 
-print("%d malformed formulas refused with exit 2 and the place, %d valid neighbours accepted" % (refused, accepted))
+print("%d malformed formulas refused with exit 2 and the place, %d valid neighbours accepted, %d whose state is not "
+      "physical refused with the cell" % (refused, accepted, unphysical))
 if refused < 200:
     sys.exit("FAIL: only %d refusals; the fuzz set is too weak" % refused)

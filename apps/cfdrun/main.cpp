@@ -56,8 +56,10 @@ Options (each that takes a value also as --option=VALUE, e.g. --output=run1):
                            lists every key that may change
   --wall-time HH:MM:SS     stop before this much wall-clock time has passed, leaving
                            a checkpoint (same as --set run.wall_time=...)
-  --validate               check the case, print the resolved configuration
-                           (every key with its value or default) and stop
+  --validate               check the case, build its initial state and check it as
+                           the run would (the device memory of a run, no file
+                           written), print the resolved configuration (every key
+                           with its value or default) and stop
   --quiet, -q              print nothing but errors
   --list-keys [SOLVER]     list every case-file key: type, default, meaning
   --markdown               with --list-keys: as the table in docs/user-guide.md
@@ -487,15 +489,23 @@ int main(int argc, char* argv[]) {
     if (branch_notes)
       for (const auto& n : branch_notes(config)) std::fprintf(stderr, "%s\n", n.c_str());
   }
-  if (validate) {
+  // --validate of a case builds its initial state and checks it as the run
+  // would (formulas giving a negative density, an inflow side at zero
+  // pressure); a checkpoint's state was checked when it was written.
+  const bool check_states = validate && restart_file.empty();
+  const auto say_valid = [&] {
     std::printf("# %s: valid; resolved configuration (defaults filled in)\n%s",
                 (case_file.empty() ? restart_file : case_file).c_str(), config.resolved_yaml().c_str());
+  };
+  if (validate && !check_states) {
+    say_valid();
     return 0;
   }
 
   cfd::RunContext context;
   context.case_name = std::filesystem::path(case_file).stem().string();
   context.quiet = quiet || !root;
+  context.validate_states = check_states;
   for (const auto& s : cfd::solvers()) {
     context.solver_names.push_back(s.name);
     if (s.former_name) context.solver_names.push_back(s.former_name);
@@ -534,5 +544,6 @@ int main(int argc, char* argv[]) {
     std::fprintf(stderr, "cfdrun: error: %s\n", message.c_str());
     status = cfd::exit_failed;
   }
+  if (check_states && status == cfd::exit_done) say_valid();
   return status;
 }

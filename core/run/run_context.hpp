@@ -20,6 +20,10 @@ struct RunContext {
   // other file is refused. core/ knows no solver, so the table's caller
   // (apps/cfdrun) fills this.
   std::vector<std::string> solver_names;
+  // cfdrun --validate: the run builds its state and checks it as a run
+  // would (every cell's density and pressure, the inflow sides, scalars),
+  // then stops; it opens no output folder and writes nothing.
+  bool validate_states = false;
 };
 
 }  // namespace cfd

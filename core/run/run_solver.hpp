@@ -47,6 +47,11 @@ struct CaseRun {
 template <class Case>
 int run_solver(const Config& config, const RunContext& context, Case& c) {
   const Decomposition dec = decompose_case(config, c.grid(), c.periodic());
+  if (context.validate_states) {
+    typename Case::Physics physics(c.params, dec);
+    physics.set_initial_state();  // refuses what the run would, on every rank
+    return exit_done;
+  }
   // A run continued in its own folder keeps the name its files were written
   // under (a checkpoint of euler, written when it was called euler2d, goes
   // on as euler2d_*.h5 and euler2d.hst), so that the folder stays one series.
