@@ -759,9 +759,9 @@ def run_guarded():
         os.close(read_end)
         import h5py
 
-        def marked(method):
+        def marked(method, names_file=False):
             def call(self, *args, **kwargs):
-                if method is opened:
+                if names_file:
                     name = args[0] if args else kwargs.get("name", "?")
                     os.write(write_end, b"F " + str(os.fspath(name) if isinstance(name, (str, os.PathLike))
                                                      else "?").encode(errors="replace") + b"\n")
@@ -771,9 +771,8 @@ def run_guarded():
                 return result
             return call
 
-        opened, attribute = h5py.File.__init__, h5py.AttributeManager.__getitem__
-        h5py.File.__init__ = marked(opened)
-        h5py.AttributeManager.__getitem__ = marked(attribute)
+        h5py.File.__init__ = marked(h5py.File.__init__, names_file=True)
+        h5py.AttributeManager.__getitem__ = marked(h5py.AttributeManager.__getitem__)
         code = 0
         try:
             run()

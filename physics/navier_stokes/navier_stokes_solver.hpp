@@ -114,14 +114,13 @@ class Solver {
   }
 
   double allowed_dt() const {
-    const Real local = min_3d<Real>("navier_stokes::dt_bound", grid_.begin(2), grid_.end(2), grid_.begin(1),
-                                    grid_.end(1), grid_.begin(0), grid_.end(0),
-                                    DtBound<Real, Dim>{u_,
-                                                       {Real(h_[0]), Real(h_[1]), Real(h_[2])},
-                                                       {inverse_h_[0], inverse_h_[1], inverse_h_[2]},
-                                                       gas_,
-                                                       Real(p_.cfl),
-                                                       Real(p_.fourier)});
+    Real curvature = Real(0);  // sum_d 1/h_d^2
+    for (int d = 0; d < Dim; ++d) curvature += inverse_h_[d] * inverse_h_[d];
+    const Real local =
+        min_3d<Real>("navier_stokes::dt_bound", grid_.begin(2), grid_.end(2), grid_.begin(1), grid_.end(1),
+                     grid_.begin(0), grid_.end(0),
+                     DtBound<Real, Dim>{
+                         u_, {Real(h_[0]), Real(h_[1]), Real(h_[2])}, curvature, gas_, Real(p_.cfl), Real(p_.fourier)});
     if (local < Real(0) || !(local == local)) return -1.0;
     // A fixed step is taken as long as the state is physical.
     return p_.fixed_dt > 0 ? p_.fixed_dt : static_cast<double>(local);
