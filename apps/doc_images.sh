@@ -46,7 +46,7 @@ plot keep.csv --labels "KEEP (original case)" --title "KEEP, the original case, 
 # KEEP with and without viscosity after 60 steps.
 "$bin/cfdrun" "$root/config/sod_keep_seed.yaml" -q --output keep60.out --set time.steps=60
 "$bin/cfdrun" "$root/config/sod_keep_seed.yaml" -q --output inviscid60.out --set time.steps=60 \
-  --set sod.viscosity=none
+  --set viscosity.law=none
 "$bin/cfdcompare" --exact keep60.out/sod_00000060.h5 --csv keep60.csv > /dev/null
 "$bin/cfdcompare" --exact inviscid60.out/sod_00000060.h5 --csv inviscid60.csv > /dev/null
 plot keep60.csv inviscid60.csv --labels "Sutherland viscosity,no viscosity" \

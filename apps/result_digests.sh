@@ -67,7 +67,7 @@ for v in "diffusion.variant=baseline" "diffusion.layout=right" "diffusion.iterat
   "diffusion.scheme=crank_nicolson --set diffusion.alpha=5 --set diffusion.preconditioner=gauss_seidel"; do
   cases+=("extra_diffusion_${v//[^a-z0-9]/_}|config/diffusion_seed.yaml|--set $v")
 done
-for v in "sod.layout=soa" "sod.kernels=fused" "sod.precision=fp32" "sod.viscosity=constant" \
+for v in "sod.layout=soa" "sod.kernels=fused" "sod.precision=fp32" "viscosity.law=constant" \
   "sod.boundary=outflow" "sod.boundary=reflecting" "sod.units=physical" \
   "sod.kernels=fused --set sod.layout=soa --set sod.fused_steps=4"; do
   cases+=("extra_sod_keep_${v//[^a-z0-9]/_}|config/sod_keep_seed.yaml|--set time.steps=300 --set $v")
@@ -81,7 +81,7 @@ for v in "euler.reconstruction=dc" "euler.limiter=minmod" "euler.integrator=eule
   "euler.problem=vortex" "euler.problem=sod_x --set boundary.x_lo=outflow --set boundary.x_hi=outflow" \
   "euler.problem=sod_y --set boundary.y_lo=reflecting --set boundary.y_hi=reflecting" \
   "euler.problem=kh_seed --set euler.kernels=split" "euler.precision=fp32 --set euler.kernels=split" \
-  "euler.problem=blast --set euler.gamma=1.4"; do
+  "euler.problem=blast --set gas.gamma=1.4"; do
   cases+=("extra_euler2d_${v//[^a-z0-9]/_}|config/kh.yaml|$kh_short --set $v")
 done
 while IFS= read -r line; do

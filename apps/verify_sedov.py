@@ -41,13 +41,16 @@ if not files:
     sys.exit("verify_sedov: no snapshot (euler_*.h5) in " + " ".join(args.paths))
 
 
-def key(config, section, name):
-    """A scalar from the resolved configuration the snapshot carries."""
-    block = re.search(r"^" + section + r":\n((?:  .*\n)*)", config, re.M)
-    found = block and re.search(r"^  " + name + r": *(\S+)", block.group(1), re.M)
-    if not found:
-        sys.exit("verify_sedov: the snapshot's configuration has no %s.%s" % (section, name))
-    return found.group(1)
+def key(config, section, name, *former):
+    """A scalar from the resolved configuration the snapshot carries (or
+    under a former spelling, (section, name) pairs: snapshots of cfdrun
+    before 0.2 hold euler.gamma, later ones gas.gamma)."""
+    for sec, nam in ((section, name),) + former:
+        block = re.search(r"^" + sec + r":\n((?:  .*\n)*)", config, re.M)
+        found = block and re.search(r"^  " + nam + r": *(\S+)", block.group(1), re.M)
+        if found:
+            return found.group(1)
+    sys.exit("verify_sedov: the snapshot's configuration has no %s.%s" % (section, name))
 
 
 def shock_radius(rho, h, ambient):
@@ -71,7 +74,8 @@ for f in files:
     with h5py.File(f, "r") as h:
         config = h.attrs["configuration"]
         config = config.decode() if isinstance(config, bytes) else config
-        if key(config, "euler", "problem") != "sedov" or "fields/rho" not in h or h["fields/rho"].ndim != 3:
+        problem = key(config, "euler", "problem", ("euler2d", "problem"))
+        if problem != "sedov" or "fields/rho" not in h or h["fields/rho"].ndim != 3:
             sys.exit("verify_sedov: %s is not a 3D sedov snapshot" % f)
         rho = h["fields/rho"][...]
         t = float(h.attrs["time"])
@@ -79,7 +83,7 @@ for f in files:
         if not (n[0] == n[1] == n[2]):
             sys.exit("verify_sedov: %s: the measure needs a cube of cells, got %s" % (f, n))
         h_cell = float(h["grid/x_faces"][1] - h["grid/x_faces"][0])
-    gamma = float(key(config, "euler", "gamma"))
+    gamma = float(key(config, "gas", "gamma", ("euler", "gamma"), ("euler2d", "gamma")))
     alpha = next((a for g, a in ALPHA.items() if abs(g - gamma) < 1e-12), None)
     if alpha is None:
         sys.exit("verify_sedov: no tabulated alpha for gamma = %g (known: 1.4, 5/3)" % gamma)

@@ -158,67 +158,89 @@ CheckpointHeader read_checkpoint_header(const std::string& path) {
   const Checksum checksum = h5_verify_checksum(path, &damage);
   if (checksum == Checksum::bad) throw refuse("it is damaged: " + damage);
   if (!h5_is_hdf5(path)) throw refuse("not an HDF5 file");
+  // The attributes and the series, and each state dataset's shape.
+  auto read_header = [&](CheckpointHeader& h) {
+    try {
+      if (!h5_has_attribute(path, "kind") || h5_read_string_attribute(path, "kind") != "cfdrun checkpoint") {
+        std::string hint;
+        if (h5_has_attribute(path, "solver"))
+          hint = " (it is a snapshot; checkpoints are the checkpoint_<step>.h5 files)";
+        throw refuse("not a cfdrun checkpoint" + hint);
+      }
+      const double format = h5_read_real_attribute(path, "checkpoint_format");
+      if (format != checkpoint_format && format != 1)
+        throw refuse("checkpoint format " + format_real(format) + ", this cfdrun reads formats 1 and " +
+                     std::to_string(checkpoint_format));
+      h.format = static_cast<long>(format);
+      auto text = [&](const char* name) { return h5_read_string_attribute(path, name); };
+      auto integer = [&](const char* name) {
+        const double v = h5_read_real_attribute(path, name);
+        if (v != std::floor(v)) throw refuse(std::string("attribute ") + name + " is not a whole number");
+        return static_cast<long>(v);
+      };
+      h.solver = text("solver");
+      h.precision = text("precision");
+      h.layout = text("layout");
+      h.case_name = text("case_name");
+      h.configuration = text("configuration");
+      h.cfdrun_version = text("cfdrun_version");
+      h.git_revision = text("git_revision");
+      h.step = integer("step");
+      h.time = h5_read_real_attribute(path, "time");
+      for (int d = 0; d < 3 && h5_has_attribute(path, std::string("global_n") + axis_name(d)); ++d)
+        h.global_n.push_back(integer((std::string("global_n") + axis_name(d)).c_str()));
+      h.state = split(text("state_fields"), ',');
+      h.loop.outputs_done = integer("outputs_done");
+      h.loop.checkpoints_done = integer("checkpoints_done");
+      h.loop.reference_dt = h5_read_real_attribute(path, "reference_dt");
+      h.loop.history_bytes = integer("history_bytes");
+      h.loop.history_file = text("history_file");
+      h.loop.series_fields = split(text("series_fields"), ',');
+      h.loop.series_bytes = static_cast<int>(integer("series_bytes"));
+      h.loop.kept = split(text("kept_checkpoints"), '\n');
+      const std::vector<long> steps = h5_read_integers(path, "series/step");
+      const H5Array times = h5_read_array(path, "series/time");
+      if (times.values.size() != steps.size()) throw refuse("series/step and series/time differ in length");
+      for (size_t k = 0; k < steps.size(); ++k) h.loop.series.push_back({steps[k], times.values[k]});
+      // Every state dataset there, with the grid's shape (a read of no
+      // entries gives the shape alone).
+      const std::vector<hsize_t> none(h.global_n.size(), 0);
+      for (const auto& name : h.state) {
+        const H5Array a = h5_read_block(path, "state/" + name, none, none);
+        for (size_t d = 0; d < h.global_n.size(); ++d)
+          if (a.dims[h.global_n.size() - 1 - d] != static_cast<hsize_t>(h.global_n[d]))
+            throw refuse("dataset state/" + name + " does not have the grid's shape");
+      }
+      // The solver's counters: every attribute clock.<name>, whatever the solver keeps.
+      for (const auto& key : h5_attribute_names(path))
+        if (key.rfind("clock.", 0) == 0) h.clock.push_back({key.substr(6), h5_read_real_attribute(path, key)});
+    } catch (const ConfigError&) {
+      throw;
+    } catch (const std::exception& e) {
+      throw refuse(std::string("it is damaged or incomplete: ") + e.what());
+    }
+  };
+  // Without a checksum (format 1, an older cfdrun) damage cannot be found
+  // before HDF5 reads the file, and HDF5 1.10 can crash or go round in
+  // circles on damaged metadata (1 of 120 flipped bits crashed cfdrun): the
+  // whole file, the state's values included, is read first in a guarded
+  // child process, as cfdinfo reads any file.
+  if (checksum == Checksum::absent) {
+    const std::string failure = h5_trial_read([&] {
+      CheckpointHeader trial;
+      read_header(trial);
+      std::vector<hsize_t> origin, all;
+      for (size_t d = trial.global_n.size(); d-- > 0;) {
+        origin.push_back(0);
+        all.push_back(static_cast<hsize_t>(trial.global_n[d]));
+      }
+      for (const auto& name : trial.state) h5_read_block(path, "state/" + name, origin, all);
+    });
+    if (!failure.empty()) throw refuse("it is a " + failure);
+  }
   CheckpointHeader h;
   h.path = path;
-  try {
-    if (!h5_has_attribute(path, "kind") || h5_read_string_attribute(path, "kind") != "cfdrun checkpoint") {
-      std::string hint;
-      if (h5_has_attribute(path, "solver"))
-        hint = " (it is a snapshot; checkpoints are the checkpoint_<step>.h5 files)";
-      throw refuse("not a cfdrun checkpoint" + hint);
-    }
-    const double format = h5_read_real_attribute(path, "checkpoint_format");
-    if (format != checkpoint_format && format != 1)
-      throw refuse("checkpoint format " + format_real(format) + ", this cfdrun reads formats 1 and " +
-                   std::to_string(checkpoint_format));
-    h.format = static_cast<long>(format);
-    auto text = [&](const char* name) { return h5_read_string_attribute(path, name); };
-    auto integer = [&](const char* name) {
-      const double v = h5_read_real_attribute(path, name);
-      if (v != std::floor(v)) throw refuse(std::string("attribute ") + name + " is not a whole number");
-      return static_cast<long>(v);
-    };
-    h.solver = text("solver");
-    h.precision = text("precision");
-    h.layout = text("layout");
-    h.case_name = text("case_name");
-    h.configuration = text("configuration");
-    h.cfdrun_version = text("cfdrun_version");
-    h.git_revision = text("git_revision");
-    h.step = integer("step");
-    h.time = h5_read_real_attribute(path, "time");
-    for (int d = 0; d < 3 && h5_has_attribute(path, std::string("global_n") + axis_name(d)); ++d)
-      h.global_n.push_back(integer((std::string("global_n") + axis_name(d)).c_str()));
-    h.state = split(text("state_fields"), ',');
-    h.loop.outputs_done = integer("outputs_done");
-    h.loop.checkpoints_done = integer("checkpoints_done");
-    h.loop.reference_dt = h5_read_real_attribute(path, "reference_dt");
-    h.loop.history_bytes = integer("history_bytes");
-    h.loop.history_file = text("history_file");
-    h.loop.series_fields = split(text("series_fields"), ',');
-    h.loop.series_bytes = static_cast<int>(integer("series_bytes"));
-    h.loop.kept = split(text("kept_checkpoints"), '\n');
-    const std::vector<long> steps = h5_read_integers(path, "series/step");
-    const H5Array times = h5_read_array(path, "series/time");
-    if (times.values.size() != steps.size()) throw refuse("series/step and series/time differ in length");
-    for (size_t k = 0; k < steps.size(); ++k) h.loop.series.push_back({steps[k], times.values[k]});
-    // Every state dataset there, with the grid's shape (a read of no
-    // entries gives the shape alone).
-    const std::vector<hsize_t> none(h.global_n.size(), 0);
-    for (const auto& name : h.state) {
-      const H5Array a = h5_read_block(path, "state/" + name, none, none);
-      for (size_t d = 0; d < h.global_n.size(); ++d)
-        if (a.dims[h.global_n.size() - 1 - d] != static_cast<hsize_t>(h.global_n[d]))
-          throw refuse("dataset state/" + name + " does not have the grid's shape");
-    }
-    // The solver's counters: every attribute clock.<name>, whatever the solver keeps.
-    for (const auto& key : h5_attribute_names(path))
-      if (key.rfind("clock.", 0) == 0) h.clock.push_back({key.substr(6), h5_read_real_attribute(path, key)});
-  } catch (const ConfigError&) {
-    throw;
-  } catch (const std::exception& e) {
-    throw refuse(std::string("it is damaged or incomplete: ") + e.what());
-  }
+  read_header(h);
   if (h.state.empty() || h.global_n.empty()) throw refuse("it names no state fields or no grid");
   if (checksum == Checksum::absent && h.format >= 2)
     throw refuse("it has no checksum, which its format requires (rewritten by another program?)");

@@ -80,14 +80,18 @@ std::string format_real(double value) {
 }
 
 void mark_former_section(std::vector<KeySpec>& keys, const std::string& now, const std::string& before) {
-  for (auto& spec : keys)
-    if (spec.path.rfind(now + ".", 0) == 0) spec.former = before + spec.path.substr(now.size());
+  for (auto& spec : keys) {
+    if (spec.path.rfind(now + ".", 0) == 0) spec.former.push_back(before + spec.path.substr(now.size()));
+    const size_t n = spec.former.size();
+    for (size_t i = 0; i < n; ++i)
+      if (spec.former[i].rfind(now + ".", 0) == 0) spec.former.push_back(before + spec.former[i].substr(now.size()));
+  }
 }
 
 void mark_former(std::vector<KeySpec>& keys, const std::string& path, const std::string& before) {
   for (auto& spec : keys)
     if (spec.path == path) {
-      spec.former = before;
+      spec.former.push_back(before);
       return;
     }
   throw std::logic_error("mark_former: no key " + path);  // a typo in a solver's table
@@ -359,24 +363,38 @@ Config Config::from_string(const std::string& text, const std::string& source_na
     fail(where.at(solver_node, "solver"), "solver", e.what());
   }
   // Keys read under a former spelling: each maps to its key (KeySpec::former).
-  std::map<std::string, std::string> former_path;
+  // A renamed section (euler2d) and its present name: the section most of
+  // its keys kept their names in (euler2d.riemann is euler.riemann; only
+  // euler2d.gamma moved on, to gas.gamma).
+  std::map<std::string, std::string> former_path, section_now_of;
+  std::map<std::string, std::map<std::string, int>> kept_names_in;
   std::set<std::string> former_sections;
   for (const auto& spec : keys)
-    if (!spec.former.empty()) {
-      former_path[spec.former] = spec.path;
-      former_sections.insert(spec.former.substr(0, spec.former.find('.')));
+    for (const auto& f : spec.former) {
+      former_path[f] = spec.path;
+      const auto dot = f.find('.');
+      former_sections.insert(f.substr(0, dot));
+      const auto path_dot = spec.path.find('.');
+      if (dot != std::string::npos && path_dot != std::string::npos && f.substr(dot) == spec.path.substr(path_dot))
+        ++kept_names_in[f.substr(0, dot)][spec.path.substr(0, path_dot)];
     }
-  // A --set wins over the file under either spelling: the other one is
-  // dropped from the file's keys.
+  for (const auto& [before, counts] : kept_names_in)
+    section_now_of[before] = std::max_element(counts.begin(), counts.end(), [](const auto& a, const auto& b) {
+                               return a.second < b.second;
+                             })->first;
+  // A --set wins over the file under any spelling: the others are dropped
+  // from the file's keys.
   for (const auto& p : overridden) {
-    std::string other;
-    if (former_path.count(p)) other = former_path.at(p);
+    const std::string path = former_path.count(p) ? former_path.at(p) : p;
+    std::vector<std::string> others = {path};
     for (const auto& spec : keys)
-      if (spec.path == p) other = spec.former;
-    const auto dot = other.find('.');
-    if (dot == std::string::npos) continue;
-    YAML::Node sec = root[other.substr(0, dot)];
-    if (sec.IsDefined() && sec.IsMap() && sec[other.substr(dot + 1)].IsDefined()) sec.remove(other.substr(dot + 1));
+      if (spec.path == path) others.insert(others.end(), spec.former.begin(), spec.former.end());
+    for (const auto& other : others) {
+      const auto dot = other.find('.');
+      if (other == p || dot == std::string::npos) continue;
+      YAML::Node sec = root[other.substr(0, dot)];
+      if (sec.IsDefined() && sec.IsMap() && sec[other.substr(dot + 1)].IsDefined()) sec.remove(other.substr(dot + 1));
+    }
   }
 
   Config config;
@@ -490,8 +508,7 @@ Config Config::from_string(const std::string& text, const std::string& source_na
     if (!section.IsMap())
       fail(where.at(section, name), name, std::string("expected a map of keys, got ") + node_kind(section));
     // The section's keys under its present name (a former section's too).
-    const std::string now = former_section ? former_path.lower_bound(name + ".")->second : name + ".";
-    const std::string section_now = now.substr(0, now.find('.'));
+    const std::string section_now = former_section && section_now_of.count(name) ? section_now_of.at(name) : name;
     std::vector<std::string> section_keys;
     for (const auto& spec : keys)
       if (spec.path.rfind(section_now + ".", 0) == 0) section_keys.push_back(spec.path.substr(section_now.size() + 1));
@@ -505,7 +522,9 @@ Config Config::from_string(const std::string& text, const std::string& source_na
       std::string path = written;
       if (!config.values_.count(path) && former_path.count(path)) {
         path = former_path.at(path);
-        if (!former_section)
+        // In a renamed section the section's note says it for the keys
+        // that kept their names.
+        if (!former_section || path != section_now + "." + key)
           config.warnings_.push_back(where.at(kt->first, written) + ": note: '" + written + "' is now '" + path +
                                      "'; it is read as before (rename it)");
       }

@@ -44,20 +44,24 @@ struct KeySpec {
   // are plainly another choice's (another problem's constants).
   bool only_warn = false;
   OnRestart on_restart = OnRestart::fixed;
-  // The key's former spelling ("euler.riemann" for euler.riemann), still
-  // read from case files, --set and stored configurations of checkpoints,
-  // with a note naming the new one; empty: none.
-  std::string former = {};
+  // The key's former spellings ("euler2d.riemann" for euler.riemann;
+  // "euler.gamma" and "euler2d.gamma" for gas.gamma), still read from case
+  // files, --set and stored configurations of checkpoints, with a note
+  // naming the new one; empty: none.
+  std::vector<std::string> former = {};
   // A former boolean key that became this choice: its true and false read
   // as these choices ("euler2d.fused_stage: false" is "euler.kernels: split").
   std::string former_true = {}, former_false = {};
 };
 
-// Gives the key `path` its former spelling `before` (a key renamed in its section).
+// Gives the key `path` the former spelling `before` (a key renamed or moved
+// to another section), besides any it has.
 void mark_former(std::vector<KeySpec>& keys, const std::string& path, const std::string& before);
 
 // Gives every key of section `now` ("euler") the former spelling in
-// section `before` ("euler"), for a section renamed.
+// section `before` ("euler2d"), for a section renamed. A key that moved out
+// of the section before (euler.gamma, now gas.gamma) is given its spelling
+// in `before` too (euler2d.gamma).
 void mark_former_section(std::vector<KeySpec>& keys, const std::string& now, const std::string& before);
 
 // Marks the keys of `paths` (exact, or "section.*" for a whole section) as

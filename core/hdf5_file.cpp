@@ -683,7 +683,11 @@ void abort_by_signal() {
 }
 }  // namespace
 
-int h5_run_guarded(const char* tool, const std::function<int()>& body) {
+namespace {
+
+// h5_run_guarded, saying how the library failed in `failure` where one is
+// given, else on stderr after the tool's name.
+int run_guarded(const char* tool, const std::function<int()>& body, std::string* failure) {
   void* page = mmap(nullptr, reading_size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
   if (page == MAP_FAILED) return body();
   std::memset(page, 0, reading_size);
@@ -725,24 +729,47 @@ int h5_run_guarded(const char* tool, const std::function<int()>& body) {
   const int signal_number = WIFSIGNALED(status) ? WTERMSIG(status) : SIGKILL;
   switch (signal_number) {
     case SIGALRM:
-      std::fprintf(stderr,
-                   "%s: error: %s: damaged HDF5 file (reading its headers had not ended after %u s: the HDF5 "
-                   "library went round in circles)\n",
-                   tool, file.empty() ? "(no file)" : file.c_str(), metadata_seconds);
-      return 2;
     case SIGSEGV:
     case SIGBUS:
     case SIGFPE:
     case SIGILL:
-    case SIGABRT:
-      std::fprintf(stderr, "%s: error: %s: damaged HDF5 file (reading it crashed the HDF5 library: %s)\n", tool,
-                   file.empty() ? "(no file)" : file.c_str(), strsignal(signal_number));
+    case SIGABRT: {
+      const std::string what = signal_number == SIGALRM
+                                   ? "damaged HDF5 file (reading its headers had not ended after " +
+                                         std::to_string(metadata_seconds) +
+                                         " s: the HDF5 library went round in circles)"
+                                   : std::string("damaged HDF5 file (reading it crashed the HDF5 library: ") +
+                                         strsignal(signal_number) + ")";
+      if (failure)
+        *failure = what;
+      else
+        std::fprintf(stderr, "%s: error: %s: %s\n", tool, file.empty() ? "(no file)" : file.c_str(), what.c_str());
       return 2;
+    }
     default:  // stopped from outside: end the same way
       std::signal(signal_number, SIG_DFL);
       std::raise(signal_number);
       return 128 + signal_number;
   }
+}
+
+}  // namespace
+
+int h5_run_guarded(const char* tool, const std::function<int()>& body) { return run_guarded(tool, body, nullptr); }
+
+std::string h5_trial_read(const std::function<void()>& read) {
+  std::string failure;
+  run_guarded(
+      "cfdrun",
+      [&] {
+        try {
+          read();
+        } catch (...) {  // the caller's own read meets it again
+        }
+        return 0;
+      },
+      &failure);
+  return failure;
 }
 
 }  // namespace cfd

@@ -137,4 +137,11 @@ bool h5_is_hdf5(const std::string& path);
 // `body` runs in this process.
 int h5_run_guarded(const char* tool, const std::function<int()>& body);
 
+// Reads with `read` in a guarded child as above, first, where a file has no
+// checksum to refuse its damage before HDF5 reads it (a format-1
+// checkpoint): "" when the read ended, returning or throwing (the caller
+// reads again and meets the same error as an exception), else how the HDF5
+// library failed on the file ("damaged HDF5 file (reading it crashed ...)").
+std::string h5_trial_read(const std::function<void()>& read);
+
 }  // namespace cfd

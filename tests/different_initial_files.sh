@@ -14,7 +14,7 @@ for t in 0.01 0.02; do
 done
 mkdir -p a b
 for d in a b; do
-  printf 'solver: sod\ngrid: {nx: 64}\ntime: {steps: 4}\nsod: {problem: file, scheme: hllc, viscosity: none}\nfile: {path: init.h5}\n' \
+  printf 'solver: sod\ngrid: {nx: 64}\ntime: {steps: 4}\nsod: {problem: file, scheme: hllc}\nviscosity: {law: none}\nfile: {path: init.h5}\n' \
     > $d/case.yaml
 done
 cp "$(ls s0.01/sod_*.h5 | sort | tail -n 1)" a/init.h5

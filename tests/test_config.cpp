@@ -346,3 +346,46 @@ TEST(FormerNames, InitialIsProblemAndFusedStageIsKernels) {
             std::string::npos)
       << e;
 }
+
+// One spelling of the gas across gas solvers: gas.gamma (was euler.gamma,
+// so euler2d.gamma too) and viscosity.* (sod's were sod.viscosity and
+// gas.mu0, gas.T0, gas.S). The former spellings read, each with a note.
+TEST(FormerNames, TheGasKeysHaveOneSpelling) {
+  const Config now = load("solver: euler\ngas: {gamma: 1.4}\n");
+  for (const char* old : {"solver: euler\neuler: {gamma: 1.4}\n", "solver: euler2d\neuler2d: {gamma: 1.4}\n",
+                          "solver: euler\neuler2d: {gamma: 1.4}\n"}) {
+    const Config c = load(old);
+    EXPECT_EQ(c.get_real("gas.gamma"), 1.4) << old;
+    EXPECT_EQ(c.resolved_yaml(), now.resolved_yaml()) << old;
+    bool noted = false;
+    for (const auto& w : c.warnings()) noted = noted || w.find("gamma' is now 'gas.gamma'") != std::string::npos;
+    EXPECT_TRUE(noted) << old;
+  }
+  EXPECT_TRUE(now.warnings().empty());
+  const std::string both = error_of("solver: euler\ngas: {gamma: 1.4}\neuler2d: {gamma: 1.3}\n");
+  EXPECT_NE(both.find("case.yaml:3:11: error: 'gas.gamma': given twice, as 'gas.gamma' and as 'euler2d.gamma'"),
+            std::string::npos)
+      << both;
+  // A --set wins over the file under any spelling.
+  EXPECT_EQ(load("solver: euler2d\neuler2d: {gamma: 1.3}\n", {"gas.gamma=1.2"}).get_real("gas.gamma"), 1.2);
+  EXPECT_EQ(load("solver: euler\ngas: {gamma: 1.3}\n", {"euler.gamma=1.2"}).get_real("gas.gamma"), 1.2);
+  EXPECT_EQ(load("solver: euler\n", {"euler2d.gamma=1.2"}).get_real("gas.gamma"), 1.2);
+
+  const Config sod = load("solver: sod\nsod: {viscosity: constant}\ngas: {mu0: 2.0e-5, T0: 300, S: 110}\n");
+  EXPECT_EQ(sod.get_string("viscosity.law"), "constant");
+  EXPECT_EQ(sod.get_real("viscosity.mu"), 2.0e-5);
+  EXPECT_EQ(sod.get_real("viscosity.T0"), 300);
+  EXPECT_EQ(sod.get_real("viscosity.S"), 110);
+  std::string notes;
+  for (const auto& w : sod.warnings()) notes += w + "\n";
+  for (const char* n : {"case.yaml:2:7: note: 'sod.viscosity' is now 'viscosity.law'",
+                        "case.yaml:3:7: note: 'gas.mu0' is now 'viscosity.mu'", "'gas.T0' is now 'viscosity.T0'",
+                        "'gas.S' is now 'viscosity.S'"})
+    EXPECT_NE(notes.find(n), std::string::npos) << n << "\n" << notes;
+  // The same keys as navier_stokes, with sod's units and defaults.
+  const Config ns = load("solver: navier_stokes\nviscosity: {law: sutherland, mu: 1.0e-3, T0: 2, S: 0.5}\n");
+  const Config tube = load("solver: sod\nviscosity: {law: sutherland, mu: 1.0e-3, T0: 2, S: 0.5}\n");
+  for (const char* k : {"viscosity.mu", "viscosity.T0", "viscosity.S"})
+    EXPECT_EQ(ns.get_real(k), tube.get_real(k)) << k;
+  EXPECT_TRUE(tube.warnings().empty());
+}

@@ -52,7 +52,7 @@ Solver<Real> run_steps(const Params& p, long steps) {
 }
 
 Params sod(bool along_x, long n) {
-  Params p = base(along_x ? "sod_x" : "sod_y", along_x ? n : 4, along_x ? 4 : n, {"euler.gamma=1.4"});
+  Params p = base(along_x ? "sod_x" : "sod_y", along_x ? n : 4, along_x ? 4 : n, {"gas.gamma=1.4"});
   p.cfl = 0.4;
   p.riemann = cfd::gas::RiemannSolver::hllc;
   const int normal_lo = along_x ? 0 : 2;
@@ -183,7 +183,7 @@ TEST(Euler2d, SmoothVortexConvergesAtSecondOrder) {
   double errors[3];
   const long sizes[3] = {32, 64, 128};
   for (int k = 0; k < 3; ++k) {
-    Params p = base("vortex", sizes[k], sizes[k], {"euler.gamma=1.4"});
+    Params p = base("vortex", sizes[k], sizes[k], {"gas.gamma=1.4"});
     p.limiter = cfd::gas::Limiter::mc;
     p.riemann = cfd::gas::RiemannSolver::hllc;
     p.cfl = 0.4;
@@ -201,7 +201,7 @@ TEST(Euler2d, SmoothVortexConvergesAtSecondOrder) {
 }
 
 TEST(Euler2d, BlastKeepsItsMirrorSymmetry) {
-  Params p = base("blast", 64, 64, {"euler.gamma=1.4"});
+  Params p = base("blast", 64, 64, {"gas.gamma=1.4"});
   for (auto& b : p.boundary) b = cfd::BoundaryKind::outflow;
   const auto s = run_steps<double>(p, 60);
   const auto f = s.fields();
@@ -280,7 +280,7 @@ TEST(Euler2dConfig, BadConfigurationsAreRejected) {
   EXPECT_NE(error("solver: euler\neuler: {original_faces: true, riemann: hllc}\n").find("riemann: hlle"),
             std::string::npos);
   EXPECT_NE(error("solver: euler\ntime: {end_time: 0}\n").find("'time.end_time': must be positive"), std::string::npos);
-  EXPECT_NE(error("solver: euler\neuler: {gamma: 0.9}\n").find("'euler.gamma'"), std::string::npos);
+  EXPECT_NE(error("solver: euler\ngas: {gamma: 0.9}\n").find("'gas.gamma'"), std::string::npos);
 }
 
 // The footprint, from Kokkos' allocation events: with RK2, U, the stage

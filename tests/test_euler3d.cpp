@@ -78,7 +78,7 @@ std::vector<std::vector<cfd::HostField<double>>> tube_along_axes(long n, double 
   }
   return fields;
 }
-std::vector<std::string> sod_keys(int) { return {"euler.gamma=1.4", "euler.riemann=hllc"}; }
+std::vector<std::string> sod_keys(int) { return {"gas.gamma=1.4", "euler.riemann=hllc"}; }
 void as_given(Params&, int) {}
 
 // Runs p (nz planes) through the 3D kernels and the same case on one plane
@@ -233,7 +233,7 @@ TEST(Euler3d, SodAlongXYAndZIsOneProfileBitForBitAndMatchesTheExactSolution) {
 // over 1694 cells; the axis-aligned tube's bound at 128 cells: 6.5e-3).
 TEST(Euler3d, SodAlongTheDiagonalKeepsItsSymmetryAndMatchesTheExactSolution) {
   const long n = 48;
-  Params p = base("sod_diagonal", n, n, n, with_outflow_sides({"euler.gamma=1.4", "euler.riemann=hllc"}));
+  Params p = base("sod_diagonal", n, n, n, with_outflow_sides({"gas.gamma=1.4", "euler.riemann=hllc"}));
   Solver<double, 3> s(p);
   const double t = 0.1;
   run_to(s, t);
@@ -281,7 +281,7 @@ TEST(Euler3d, PeriodicBoxConservesMassMomentumAndEnergy) {
 // round-off (the flux sums differ in order between directions).
 TEST(Euler3d, SphericalBlastKeepsTheCubesSymmetries) {
   const long n = 20;
-  Params p = base("blast", n, n, n, with_outflow_sides({"euler.gamma=1.4", "blast.radius=0.25"}));
+  Params p = base("blast", n, n, n, with_outflow_sides({"gas.gamma=1.4", "blast.radius=0.25"}));
   Solver<double, 3> s(p);
   s.set_initial_state();
   for (int k = 0; k < 25; ++k) s.advance(s.allowed_dt());
@@ -310,7 +310,7 @@ TEST(Euler3d, SphericalBlastKeepsTheCubesSymmetries) {
 TEST(Euler3d, ObliqueLinearWaveConvergesAtSecondOrder) {
   std::vector<double> errors;
   for (const long n : {32L, 64L, 128L}) {
-    Params p = base("linear_wave", n, n, n, {"euler.riemann=hllc", "euler.gamma=1.4", "euler.integrator=rk3"});
+    Params p = base("linear_wave", n, n, n, {"euler.riemann=hllc", "gas.gamma=1.4", "euler.integrator=rk3"});
     Solver<double, 3> s(p);
     const double period = 1 / std::sqrt(3.0);
     run_to(s, 0.5 * period);
@@ -367,7 +367,7 @@ TEST(Euler3d, SedovShockRadiusFollowsTheSimilaritySolution) {
   const double t = 0.067, expected = 1.0328 * std::pow(t * t, 0.2);
   std::vector<double> ratios;
   for (const long n : {32L, 48L}) {
-    Params p = base("sedov", n, n, n, {"euler.riemann=hllc", "euler.gamma=1.4"});
+    Params p = base("sedov", n, n, n, {"euler.riemann=hllc", "gas.gamma=1.4"});
     Solver<double, 3> s(p);
     s.set_initial_state();
     const double ambient_energy = 1e-5 / 0.4;  // p / (gamma - 1) over the unit box

@@ -252,7 +252,7 @@ TEST(SodFormulas, TheTubeAsFormulasIsTheTubeBitForBit) {
                                              "expression.p=x < 0.5 ? 1 : 0.1"};
   for (const std::string scheme : {"keep", "hllc"}) {
     std::vector<std::string> base = {"grid.nx=201", "time.steps=60", "sod.scheme=" + scheme};
-    if (scheme == "hllc") base.push_back("sod.viscosity=none");
+    if (scheme == "hllc") base.push_back("viscosity.law=none");
     std::vector<std::string> with = base;
     with.insert(with.end(), formulas.begin(), formulas.end());
     const auto tube = sod_density<Kokkos::LayoutRight>(cfd::sod::params(case_of("sod", base)), 60);
@@ -275,7 +275,7 @@ TEST(SodFormulas, ANonPhysicalStateIsRefusedWithTheNode) {
   // hllc with frozen ends keeps the state at x = 1 in its ghost cells: the
   // key is refused; with outflow ends the cells' centres (x < 1) are all
   // that is used, and the case runs.
-  const std::vector<std::string> hllc = {"sod.scheme=hllc", "sod.viscosity=none", "sod.problem=expression",
+  const std::vector<std::string> hllc = {"sod.scheme=hllc", "viscosity.law=none", "sod.problem=expression",
                                          "expression.rho=1 - x"};
   const std::string end = error_of_case("sod", hllc);
   EXPECT_NE(end.find("'expression.rho': gives density 0.0 at x = 1 (the end of the tube"), std::string::npos) << end;

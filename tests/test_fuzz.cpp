@@ -264,9 +264,10 @@ std::string check_one(const std::string& text, Outcome& outcome) {
   }
   if (docs.size() > 1) return "accepted with " + std::to_string(docs.size()) + " documents";
   const std::vector<cfd::KeySpec> keys = cfd::solver_keys(config.solver());
+  // A key under its name or a former spelling (sod.viscosity is viscosity.law).
   auto spec_of = [&](const std::string& path) -> const cfd::KeySpec* {
     for (const auto& k : keys)
-      if (k.path == path) return &k;
+      if (k.path == path || std::find(k.former.begin(), k.former.end(), path) != k.former.end()) return &k;
     return nullptr;
   };
   if (!docs.empty() && docs[0].IsMap()) {
@@ -279,7 +280,7 @@ std::string check_one(const std::string& text, Outcome& outcome) {
         const std::string path = section + "." + kt->first.Scalar();
         const cfd::KeySpec* spec = spec_of(path);
         if (!spec) return "accepted an unknown key '" + path + "'";
-        if (!config.given(path)) return "ignored the key '" + path + "'";
+        if (!config.given(spec->path)) return "ignored the key '" + path + "'";
         if (!kt->second.IsScalar()) return "accepted a non-scalar value for '" + path + "'";
         if (!same_value(config, *spec, kt->second.Scalar()))
           return "'" + path + "' holds another value than the text's '" + kt->second.Scalar() + "'";

@@ -221,7 +221,7 @@ TEST(GasProblems, KelvinHelmholtzUnderNavierStokesAndTaylorGreenUnderEuler) {
   const auto tg_ns = cfd::navier_stokes::params(
       gas_case("solver: navier_stokes\ngrid: {nx: 8, ny: 8, nz: 1}\nnavier_stokes: {problem: taylor_green_2d}\n"));
   const auto tg_euler = cfd::euler::params(
-      gas_case("solver: euler\ngrid: {nx: 8, ny: 8}\neuler: {problem: taylor_green_2d, gamma: 1.4}\n"));
+      gas_case("solver: euler\ngrid: {nx: 8, ny: 8}\neuler: {problem: taylor_green_2d}\ngas: {gamma: 1.4}\n"));
   EXPECT_STREQ(kh_ns.problem->name, "kh_mcnally");
   EXPECT_EQ(kh_ns.lo, kh_euler.lo);
   EXPECT_EQ(kh_ns.hi, kh_euler.hi);

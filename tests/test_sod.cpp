@@ -64,7 +64,7 @@ double density_l1(const Profiles& prof, const ExactRiemann& exact, double t, dou
 Params fv(long n, bool plm_rk2) {
   Params p;
   p.scheme = Scheme::hllc;
-  p.viscosity = cfd::gas::ViscosityLaw::none;
+  p.viscosity.law = cfd::gas::ViscosityLaw::none;
   p.nx = n;
   p.steps = 0;
   p.end_time = 0.2;

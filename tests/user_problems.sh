@@ -305,7 +305,8 @@ hydrostatic)
 solver: euler
 grid: {nx: 4, ny: 16}
 time: {end_time: 1}
-euler: {problem: expression, riemann: hllc, gamma: 1.4}
+euler: {problem: expression, riemann: hllc}
+gas: {gamma: 1.4}
 gravity: {y: -1}
 constants: {g: -1, H: 1}
 expression: {rho: "exp(g*y/H)", p: "H*exp(g*y/H)"}

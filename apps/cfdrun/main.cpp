@@ -357,8 +357,9 @@ int main(int argc, char* argv[]) {
       const cfd::KeySpec* fixed = nullptr;
       std::string fixed_key;
       for (const auto& key : user_sets) {
-        auto spec = std::find_if(keys.begin(), keys.end(),
-                                 [&](const cfd::KeySpec& s) { return s.path == key || s.former == key; });
+        auto spec = std::find_if(keys.begin(), keys.end(), [&](const cfd::KeySpec& s) {
+          return s.path == key || std::find(s.former.begin(), s.former.end(), key) != s.former.end();
+        });
         // A user-named key (constants.y0) is its section's wildcard's
         // (constants.*): the formulas of the run read it.
         const size_t dot = key.rfind('.');

@@ -3,6 +3,7 @@
 #include "core/case_formulas.hpp"
 #include "core/problem_table.hpp"
 #include "core/run/shared_keys.hpp"
+#include "physics/gas/gas_keys.hpp"
 
 #include <map>
 #include <memory>
@@ -101,7 +102,7 @@ std::vector<KeySpec> keys() {
        "plane, each face's flux computed once (no flux arrays in memory), then the primitives; split: x, y, z fluxes "
        "and update as kernels of their own (formerly euler2d.fused_stage: true or false)",
        {"fused", "split"}},
-      {"euler.gamma", KeyType::real, "1.6666666666666667", "ratio of specific heats", {}, 1.0000001, 10},
+      gas::gamma_key("1.6666666666666667"),  // the gas of every gas solver (formerly euler.gamma)
   };
   // The six sides' boundaries (z: 3D grids), each with its inflow keys.
   for (int side = 0; side < side_count; ++side) {
@@ -160,11 +161,13 @@ std::vector<KeySpec> keys() {
   // The solver was called euler2d (it runs 1D, 2D and 3D grids): its case
   // files, --set keys and the stored configurations of its checkpoints
   // still read, with a note.
+  // gas.gamma was euler.gamma (so euler2d.gamma too).
+  gas::mark_former_gas_keys(k, "euler");
   mark_former_section(k, "euler", "euler2d");
   // euler2d.fused_stage: true|false is euler.kernels: fused|split, as sod's.
   for (auto& spec : k)
     if (spec.path == "euler.kernels") {
-      spec.former = "euler2d.fused_stage";
+      spec.former = {"euler2d.fused_stage"};
       spec.former_true = "fused", spec.former_false = "split";
     }
   return k;
@@ -177,7 +180,7 @@ Params params(const Config& c) {
   // Another problem's keys, and constants without formulas, are refused
   // by the Config (KeySpec::belongs_to), with their place.
   problem_table::read_domain(c, prob, p.lo, p.hi);
-  p.gamma = c.get_real("euler.gamma");
+  p.gamma = c.get_real("gas.gamma");
   p.nx = c.get_int("grid.nx");
   p.ny = c.get_int("grid.ny");
   p.nz = c.get_int("grid.nz");

@@ -2,7 +2,9 @@
 
 #include "core/problem_table.hpp"
 #include "core/run/shared_keys.hpp"
+#include "physics/gas/gas_keys.hpp"
 
+#include <algorithm>
 #include <string>
 
 namespace cfd::navier_stokes {
@@ -79,31 +81,6 @@ std::vector<KeySpec> keys() {
        {"keep", "keep_pe"}},
       {"navier_stokes.integrator", KeyType::choice, "rk4", "time integrator: SSP-RK3 or classical RK4",
        gas::integrator_names({Integrator::rk3, Integrator::rk4})},
-      {"gas.gamma", KeyType::real, "1.4", "ratio of specific heats", {}, 1.0000001, 10},
-      {"gas.R", KeyType::real, "1", "gas constant: T = p/(rho R) (1: temperature in units of velocity^2)", {}, 1e-300},
-      {"gas.Pr", KeyType::real, "0.71", "Prandtl number: heat conductivity k = mu cp / Pr", {}, 1e-6},
-      {"viscosity.law",
-       KeyType::choice,
-       "constant",
-       "none (the Euler equations: no viscosity, no heat conduction), constant mu, sutherland "
-       "mu0 ((T0 + S)/(T + S)) (T/T0)^1.5 or power_law mu0 (T/T0)^exponent",
-       {"none", "constant", "sutherland", "power_law"}},
-      {"viscosity.mu",
-       KeyType::real,
-       "0",
-       "dynamic viscosity mu0 (at viscosity.T0 for sutherland and power_law); 0: the problem's, from its Reynolds "
-       "number (taylor_green, taylor_green_2d), which refuses another value beside it",
-       {},
-       0},
-      {"viscosity.T0",
-       KeyType::real,
-       "0",
-       "reference temperature of sutherland and power_law; 0: the problem's (taylor_green's uniform initial "
-       "temperature p0/(rho0 R)), else 1",
-       {},
-       0},
-      {"viscosity.S", KeyType::real, "0.4042", "Sutherland's constant S in the units of T (110.4 K / 273.15 K)", {}, 0},
-      {"viscosity.exponent", KeyType::real, "0.76", "exponent of power_law", {}, -10, 10},
       {"output.time_interval",
        KeyType::real,
        "0",
@@ -130,12 +107,20 @@ std::vector<KeySpec> keys() {
     t.belongs_to = side_key(s) + "=isothermal_wall";
     k.push_back(t);
   }
+  // The gas and its viscosity after the numerics, in the units of the problem.
+  gas::GasKeyDefaults gas;
+  gas.mu_means +=
+      "; 0: the problem's, from its Reynolds number (taylor_green, taylor_green_2d), which refuses "
+      "another value beside it";
+  gas.T0 = "0", gas.T0_min = 0;
+  gas.T0_means += "; 0: the problem's (taylor_green's uniform initial temperature p0/(rho0 R)), else 1";
+  const auto after_numerics =
+      std::find_if(k.begin(), k.end(), [](const KeySpec& s) { return s.path == "output.time_interval"; });
+  const std::vector<KeySpec> gas_keys = gas::gas_keys(gas);
+  k.insert(after_numerics, gas_keys.begin(), gas_keys.end());
   for (auto& o : gas::problem_keys(problems(), "navier_stokes.problem")) k.push_back(o);
   for (auto& spec : k) {
     if (spec.path == "time.end_time") spec.belongs_to = "time.steps=0", spec.only_warn = true;
-    if (spec.path == "viscosity.S") spec.belongs_to = "viscosity.law=sutherland";
-    if (spec.path == "viscosity.exponent") spec.belongs_to = "viscosity.law=power_law";
-    if (spec.path == "viscosity.T0") spec.belongs_to = "viscosity.law=sutherland|power_law";
   }
   mark_on_restart(k, {"time.steps", "time.end_time", "output.time_interval"}, OnRestart::same_bits);
   mark_on_restart(k, {"time.cfl", "time.fourier", "time.dt", "navier_stokes.integrator", "navier_stokes.split"},
@@ -162,19 +147,9 @@ Params params(const Config& c) {
   p.order = std::stoi(c.get_string("navier_stokes.order"));
   p.pressure_equilibrium = c.get_string("navier_stokes.split") == "keep_pe";
   p.integrator = gas::integrator_named(c.get_string("navier_stokes.integrator"));
-  p.gamma = c.get_real("gas.gamma");
-  p.R = c.get_real("gas.R");
-  p.Pr = c.get_real("gas.Pr");
-  const std::string& law = c.get_string("viscosity.law");
-  p.viscosity.law = law == "none"         ? gas::ViscosityLaw::none
-                    : law == "sutherland" ? gas::ViscosityLaw::sutherland
-                    : law == "power_law"  ? gas::ViscosityLaw::power_law
-                                          : gas::ViscosityLaw::constant;
-  p.viscosity.mu0 = c.get_real("viscosity.mu");
-  p.viscosity.T0 = c.get_real("viscosity.T0");
-  p.viscosity.S = c.get_real("viscosity.S");
-  p.viscosity.exponent = c.get_real("viscosity.exponent");
-  if (law == "none" && c.given("viscosity.mu"))
+  const gas::GasConstants gas = gas::read_gas_keys(c);
+  p.gamma = gas.gamma, p.R = gas.R, p.Pr = gas.Pr, p.viscosity = gas.viscosity;
+  if (p.viscosity.law == gas::ViscosityLaw::none && c.given("viscosity.mu"))
     c.reject("viscosity.mu", "viscosity.law is none: the Euler equations have no viscosity");
   for (int s = 0; s < 6; ++s) {
     const std::string& kind = c.get_string(side_key(s));

@@ -2,6 +2,7 @@
 
 #include "core/problem_table.hpp"
 #include "core/run/shared_keys.hpp"
+#include "physics/gas/gas_keys.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -10,7 +11,7 @@
 namespace cfd::sod {
 
 double Params::a() const { return std::sqrt(R * T_ref); }
-double Params::length() const { return Re * mu0 / (rho_ref * a()); }
+double Params::length() const { return Re * viscosity.mu0 / (rho_ref * a()); }
 double Params::dx() const { return scheme == Scheme::keep ? length() / (nx - 1) : length() / nx; }
 
 std::vector<KeySpec> keys() {
@@ -58,11 +59,6 @@ std::vector<KeySpec> keys() {
        1,
        32},
       {"sod.precision", KeyType::choice, "fp64", "working precision", {"fp32", "fp64"}},
-      {"sod.viscosity",
-       KeyType::choice,
-       "sutherland",
-       "keep only: sutherland mu(T), constant mu0, or none (also no heat conduction)",
-       {"sutherland", "constant", "none"}},
       {"sod.boundary",
        KeyType::choice,
        "frozen",
@@ -84,16 +80,10 @@ std::vector<KeySpec> keys() {
        {"sod", "physical"}},
       {"sod.text_output", KeyType::boolean, "false",
        "also write sod_final.txt: the original's four columns x/Lx, rho/rho_l, u/a, p/(rho_l*R*T_lr)"},
-      {"gas.gamma", KeyType::real, "1.4", "ratio of specific heats", {}, 1.0000001, 10},
-      {"gas.R", KeyType::real, "287.03", "gas constant, J/(kg K)", {}, 1e-12, inf},
-      {"gas.Pr", KeyType::real, "0.72", "Prandtl number", {}, 1e-12, inf},
-      {"gas.mu0", KeyType::real, "1.716e-5", "viscosity at T0, Pa s (also the constant viscosity)", {}, 0, inf},
-      {"gas.T0", KeyType::real, "273.2", "Sutherland reference temperature, K", {}, 1e-12, inf},
-      {"gas.S", KeyType::real, "111", "Sutherland constant, K", {}, 0, inf},
       {"gas.Re",
        KeyType::real,
        "25000",
-       "Reynolds number; sets the tube length Lx = Re*mu0/(rho_ref*a)",
+       "Reynolds number; sets the tube length Lx = Re*mu0/(rho_ref*a), mu0 = viscosity.mu",
        {},
        1e-12,
        inf},
@@ -107,6 +97,21 @@ std::vector<KeySpec> keys() {
        inf},
       {"sod.problem", KeyType::choice, "tube", problem_table::describe(problems()), problem_table::names(problems())},
   };
+  // The gas and its viscosity (in SI units) before gas.Re; the keep scheme
+  // only: hllc is inviscid.
+  gas::GasKeyDefaults gas;
+  gas.R = "287.03", gas.R_means = "gas constant, J/(kg K)";
+  gas.Pr = "0.72";
+  gas.law = "sutherland";
+  gas.mu = "1.716e-5", gas.mu_means = "dynamic viscosity mu0, Pa s (at viscosity.T0 for sutherland and power_law)";
+  gas.T0 = "273.2", gas.T0_means = "reference temperature of sutherland and power_law, K", gas.T0_min = 1e-12;
+  gas.S = "111", gas.S_means = "Sutherland's constant, K";
+  std::vector<KeySpec> gas_keys = gas::gas_keys(gas);
+  // The stored configuration of a checkpoint written before 0.2 holds T0
+  // and S whatever the law: a warning, not a refusal.
+  for (auto& spec : gas_keys) spec.only_warn = !spec.belongs_to.empty();
+  const auto before_re = std::find_if(k.begin(), k.end(), [](const KeySpec& s) { return s.path == "gas.Re"; });
+  k.insert(before_re, gas_keys.begin(), gas_keys.end());
   for (KeySpec& spec : problem_keys()) k.push_back(std::move(spec));
   // Keys that act only with a choice of another: given otherwise, refused.
   for (auto& spec : k) {
@@ -119,8 +124,10 @@ std::vector<KeySpec> keys() {
   mark_on_restart(k, {"time.steps", "time.end_time", "sod.fused_steps", "sod.text_output"}, OnRestart::same_bits);
   mark_on_restart(k, {"time.cfl", "sod.reconstruction", "sod.limiter", "sod.integrator"}, OnRestart::branches);
   add_shared_keys(k, 1);
-  // Every solver chooses its problem with <solver>.problem; sod.initial still reads.
+  // Every solver chooses its problem with <solver>.problem; sod.initial still
+  // reads, as do the gas keys' names before 0.2.
   mark_former(k, "sod.problem", "sod.initial");
+  gas::mark_former_gas_keys(k, "sod");
   return k;
 }
 
@@ -135,10 +142,6 @@ Params params(const Config& c) {
   p.kernels = c.get_string("sod.kernels") == "split" ? Kernels::split : Kernels::fused;
   p.fused_steps = static_cast<int>(c.get_int("sod.fused_steps"));
   p.fp32 = c.get_string("sod.precision") == "fp32";
-  const std::string& v = c.get_string("sod.viscosity");
-  p.viscosity = v == "none"       ? gas::ViscosityLaw::none
-                : v == "constant" ? gas::ViscosityLaw::constant
-                                  : gas::ViscosityLaw::sutherland;
   const std::string& b = c.get_string("sod.boundary");
   p.boundary = b == "outflow"      ? BoundaryKind::outflow
                : b == "reflecting" ? BoundaryKind::reflecting
@@ -148,12 +151,8 @@ Params params(const Config& c) {
   p.limiter = l == "minmod" ? gas::Limiter::minmod : l == "mc" ? gas::Limiter::mc : gas::Limiter::vanleer;
   p.integrator = gas::integrator_named(c.get_string("sod.integrator"));
   p.text_output = c.get_bool("sod.text_output");
-  p.gamma = c.get_real("gas.gamma");
-  p.R = c.get_real("gas.R");
-  p.Pr = c.get_real("gas.Pr");
-  p.mu0 = c.get_real("gas.mu0");
-  p.T0 = c.get_real("gas.T0");
-  p.S = c.get_real("gas.S");
+  const gas::GasConstants gas = gas::read_gas_keys(c);
+  p.gamma = gas.gamma, p.R = gas.R, p.Pr = gas.Pr, p.viscosity = gas.viscosity;
   p.Re = c.get_real("gas.Re");
   p.rho_ref = c.get_real("gas.rho_ref");
   p.T_ref = c.get_real("gas.T_ref");
@@ -168,9 +167,9 @@ Params params(const Config& c) {
     c.reject("sod.kernels", "fused kernels exist for the keep scheme only");
   if (p.scheme == Scheme::hllc && p.fused_steps > 1)
     c.reject("sod.fused_steps", "fused steps exist for the keep scheme only");
-  if (p.scheme == Scheme::hllc && c.given("sod.viscosity") && p.viscosity != gas::ViscosityLaw::none)
-    c.reject("sod.viscosity", "the hllc scheme is inviscid; set sod.viscosity: none or leave it out");
-  if (p.scheme == Scheme::hllc) p.viscosity = gas::ViscosityLaw::none;
+  if (p.scheme == Scheme::hllc && c.given("viscosity.law") && p.viscosity.law != gas::ViscosityLaw::none)
+    c.reject("viscosity.law", "the hllc scheme is inviscid; set viscosity.law: none or leave it out");
+  if (p.scheme == Scheme::hllc) p.viscosity.law = gas::ViscosityLaw::none;
   return p;
 }
 

@@ -8,6 +8,7 @@
 #include "physics/gas/exact_riemann.hpp"
 #include "physics/gas/integrators.hpp"
 #include "physics/gas/limiters.hpp"
+#include "physics/gas/transport.hpp"
 #include "physics/sod/keep_flux.hpp"
 #include "physics/sod/problems/problem.hpp"
 
@@ -30,12 +31,12 @@ struct Params : Setting {
   Kernels kernels = Kernels::split;
   int fused_steps = 1;  // keep only: steps per kernel launch (KeepTiledSteps)
   bool fp32 = false;
-  gas::ViscosityLaw viscosity = gas::ViscosityLaw::sutherland;
   gas::Limiter limiter = gas::Limiter::vanleer;
   bool reconstruct = true;                            // plm (true) or piecewise constant (first-order Godunov)
   gas::Integrator integrator = gas::Integrator::rk2;  // hllc: SSP-RK2 or forward Euler (gas/integrators.hpp)
-  // gas
-  double gamma = 1.4, R = 287.03, Pr = 0.72, mu0 = 1.716e-5, T0 = 273.2, S = 111, Re = 25000;
+  // gas (SI units)
+  double gamma = 1.4, R = 287.03, Pr = 0.72, Re = 25000;
+  gas::Viscosity<double> viscosity{gas::ViscosityLaw::sutherland, 1.716e-5, 273.2, 111, 0.76};
   double rho_ref = 1.293, T_ref = 300;
   const Problem* problem = &problems_list::tube;  // sod.problem (problems/)
   Units units = Units::sod;

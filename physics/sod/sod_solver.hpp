@@ -362,7 +362,7 @@ class Solver {
         w_("sod::primitives", keep_ && p.kernels == Kernels::split ? grid_.extent(0) : 0),
         f_("sod::fluxes", keep_ ? (p.kernels == Kernels::split ? grid_.extent(0) - 1 : 0) : grid_.end(0) + 1),
         halo_(dec, 3, faces()) {
-    gas_ = gas::gas_model<Real>(p.gamma, p.R, p.Pr, {p.viscosity, p.mu0, p.T0, p.S, 0});
+    gas_ = gas::gas_model<Real>(p.gamma, p.R, p.Pr, p.viscosity);
     dx_ = Real(p.dx());
     fixed_dt_sod_ = keep_ ? p.cfl / (p.nx - 1) : 0.0;
     // Local range of the nodes or cells this block updates: KEEP leaves the

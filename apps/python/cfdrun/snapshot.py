@@ -18,7 +18,10 @@ FORMER_SOLVER_NAMES = {"euler2d": "euler"}
 # values too.
 FORMER_SECTIONS = {"euler2d": "euler"}
 FORMER_KEYS = {"euler.fused_stage": ("euler.kernels", {"true": "fused", "false": "split"}),
-               "sod.initial": ("sod.problem", None), "diffusion.initial": ("diffusion.problem", None)}
+               "sod.initial": ("sod.problem", None), "diffusion.initial": ("diffusion.problem", None),
+               # the gas keys of every gas solver (cfdrun 0.2)
+               "euler.gamma": ("gas.gamma", None), "sod.viscosity": ("viscosity.law", None),
+               "gas.mu0": ("viscosity.mu", None), "gas.T0": ("viscosity.T0", None), "gas.S": ("viscosity.S", None)}
 
 
 class CfdrunError(Exception):
