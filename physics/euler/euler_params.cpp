@@ -78,6 +78,15 @@ std::vector<KeySpec> keys() {
        {},
        1e-6,
        1},
+      {"time.fourier",
+       KeyType::real,
+       "0.25",
+       "viscous limit (with viscosity.law other than none): dt <= fourier * min over cells of 1/(nu_eff sum_d "
+       "1/h_d^2), nu_eff = max(4/3, gamma/Pr) mu/rho (the second-order viscous operator's spectral radius is about 4 "
+       "nu_eff sum_d 1/h_d^2, and euler, rk2 and rk3 are stable on the negative axis to 2 or 2.5: at most 0.5)",
+       {},
+       1e-6,
+       0.5},
       {"euler.problem", KeyType::choice, "kh_mcnally",
        gas::problems_description(problems()) + "; couette, with its no-slip walls, runs under navier_stokes",
        problem_table::names(problems())},
@@ -97,13 +106,22 @@ std::vector<KeySpec> keys() {
        KeyType::choice,
        "fused",
        "fused: one kernel per Runge-Kutta stage on tiles held in fast memory; split: a kernel each for the "
-       "primitives, x fluxes, y fluxes and update, through memory; the same results bit for bit. Gravity and "
-       "passive scalars always run the split kernels. In 3D fused is one kernel walking columns of tiles plane by "
+       "primitives, x fluxes, y fluxes and update, through memory; the same results bit for bit. Gravity, "
+       "viscosity and passive scalars always run the split kernels. In 3D fused is one kernel walking columns of tiles "
+       "plane by "
        "plane, each face's flux computed once (no flux arrays in memory), then the primitives; split: x, y, z fluxes "
        "and update as kernels of their own (formerly euler2d.fused_stage: true or false)",
        {"fused", "split"}},
-      gas::gamma_key("1.6666666666666667"),  // the gas of every gas solver (formerly euler.gamma)
   };
+  // The gas of every gas solver (gas.gamma was euler.gamma) and its
+  // viscosity, none by default: the Euler equations.
+  gas::GasKeyDefaults gas;
+  gas.gamma = "1.6666666666666667";
+  gas.law = "none";
+  gas.mu_means += "; 0: the problem's, from its Reynolds number (taylor_green, taylor_green_2d)";
+  gas.T0 = "0", gas.T0_min = 0;
+  gas.T0_means += "; 0: the problem's (taylor_green's uniform initial temperature p0/(rho0 R)), else 1";
+  for (auto& spec : gas::gas_keys(gas)) k.push_back(spec);
   // The six sides' boundaries (z: 3D grids), each with its inflow keys.
   for (int side = 0; side < side_count; ++side) {
     const std::string name = side_names[side], axis = name.substr(0, 1),
@@ -155,8 +173,9 @@ std::vector<KeySpec> keys() {
   }
   // What --restart may change (everything else is fixed).
   mark_on_restart(k, {"time.steps", "time.end_time", "output.time_interval", "euler.kernels"}, OnRestart::same_bits);
-  mark_on_restart(k, {"time.cfl", "euler.reconstruction", "euler.limiter", "euler.riemann", "euler.integrator"},
-                  OnRestart::branches);
+  mark_on_restart(
+      k, {"time.cfl", "time.fourier", "euler.reconstruction", "euler.limiter", "euler.riemann", "euler.integrator"},
+      OnRestart::branches);
   add_shared_keys(k, 3);
   // The solver was called euler2d (it runs 1D, 2D and 3D grids): its case
   // files, --set keys and the stored configurations of its checkpoints
@@ -180,11 +199,19 @@ Params params(const Config& c) {
   // Another problem's keys, and constants without formulas, are refused
   // by the Config (KeySpec::belongs_to), with their place.
   problem_table::read_domain(c, prob, p.lo, p.hi);
-  p.gamma = c.get_real("gas.gamma");
+  const gas::GasConstants gas = gas::read_gas_keys(c);
+  p.gamma = gas.gamma, p.R = gas.R, p.Pr = gas.Pr, p.viscosity = gas.viscosity;
+  if (!p.viscous() && c.given("viscosity.mu") && p.viscosity.mu0 != 0)
+    c.reject("viscosity.mu", "viscosity.law is none: the Euler equations have no viscosity");
   p.nx = c.get_int("grid.nx");
   p.ny = c.get_int("grid.ny");
   p.nz = c.get_int("grid.nz");
-  p.initial = p.problem->state(c, p);  // with the domain, gamma and grid set
+  p.initial = p.problem->state(c, p);  // with the domain, gamma and grid set; may set mu from a Reynolds number
+  if (!(p.viscosity.T0 > 0)) p.viscosity.T0 = 1;
+  if (p.viscous() && !(p.viscosity.mu0 > 0))
+    c.reject("viscosity.mu", "a viscous gas needs viscosity.mu > 0 (problem " + prob +
+                                 " sets none; or viscosity.law: none for the Euler equations)");
+  p.fourier = c.get_real("time.fourier");
   p.steps = c.get_int("time.steps");
   p.end_time = c.get_real("time.end_time");
   p.cfl = c.get_real("time.cfl");
@@ -238,12 +265,12 @@ Params params(const Config& c) {
     auto f = std::make_shared<const Expression>(case_formula(c, key, constants));
     p.scalar_initial.push_back([f](double x, double y, double z) { return (*f)(x, y, z); });
   }
-  // The fused stage has no source terms and carries no scalars: with either
+  // The fused stage has no source terms, no viscosity and carries no scalars: with any
   // the split kernels run, whatever euler.kernels says (the two give
   // the same bits, so the key is a choice of speed). Not refused: a
   // checkpoint's stored configuration holds the key's default, true.
   // (3D grids have a fused stage of their own, stage_3d.hpp.)
-  if (p.has_gravity() || p.scalars > 0) p.fused_stage = false;
+  if (p.has_gravity() || p.scalars > 0 || p.viscous()) p.fused_stage = false;
 
   check_end_time(c, p.steps, p.end_time, p.output_interval);
   if (p.original_faces && p.riemann != gas::RiemannSolver::hlle)

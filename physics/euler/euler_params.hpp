@@ -21,8 +21,9 @@ namespace cfd::euler {
 
 using gas::Integrator;  // euler offers euler, rk2 and rk3 (physics/gas/integrators.hpp)
 
-// The domain, grid and gas (gas::Setting, what a problem reads; euler's has
-// no viscosity and no walls), then the numerics.
+// The domain, grid and gas (gas::Setting, what a problem reads; euler's
+// viscosity is none unless viscosity.law says, and it has no walls), then
+// the numerics.
 struct Params : gas::Setting {
   Params() {
     nx = 256, ny = 256, gamma = 5.0 / 3.0;
@@ -33,6 +34,7 @@ struct Params : gas::Setting {
   long steps = 0;                         // 0: run to end_time
   double end_time = 2;
   double cfl = 0.4;
+  double fourier = 0.25;  // time.fourier: the viscous limit's factor (with viscosity)
   bool fp32 = false;
   bool plm = true;  // plm or dc (donor cell, first order)
   gas::Limiter limiter = gas::Limiter::vanleer;
@@ -53,6 +55,9 @@ struct Params : gas::Setting {
   // A constant acceleration (gravity.x, .y, .z; z in 3D only); the split kernels apply it.
   std::array<double, 3> gravity{0, 0, 0};
   bool has_gravity() const { return gravity[0] != 0 || gravity[1] != 0 || gravity[2] != 0; }
+  // Viscosity and heat conduction (viscosity.law, gas.Pr): the split kernels
+  // subtract their fluxes from the Riemann solver's (viscous_fluxes.hpp).
+  bool viscous() const { return viscosity.law != gas::ViscosityLaw::none; }
   // Passive scalars (euler.scalars): how many, and each one's initial
   // concentration at (x, y, z) (scalars.s1, ...; z is 0 on a 2D grid); the
   // split kernels carry them.

@@ -33,6 +33,7 @@
 #include "physics/euler/split_kernels_3d.hpp"
 #include "physics/euler/stage_2d.hpp"
 #include "physics/euler/stage_3d.hpp"
+#include "physics/euler/viscous_fluxes.hpp"
 #include "physics/gas/state_fields.hpp"
 
 #include <array>
@@ -107,8 +108,10 @@ class Solver {
       throw std::logic_error(me + "Params without a problem (make them with euler::params)");
     if (grid_.ndim != Dim || (Dim == 2 && p.three_d())) throw std::logic_error(me + "a grid of another dimension");
     if (Dim == 3 && p.original_faces) throw std::logic_error(me + "the tutorial's faces are 2D only");
-    if ((p.has_gravity() || p.scalars > 0) && p.fused_stage)
-      throw std::logic_error(me + "gravity or scalars with the fused stage (euler::params chooses the split kernels)");
+    if ((p.has_gravity() || p.scalars > 0 || p.viscous()) && p.fused_stage)
+      throw std::logic_error(me +
+                             "gravity, scalars or viscosity with the fused stage (euler::params chooses the split "
+                             "kernels)");
     if (int(p.scalar_initial.size()) != p.scalars)
       throw std::logic_error(me + "an initial concentration for each passive scalar");
     // Widths as the tutorial takes them: differences of face coordinates
@@ -211,8 +214,30 @@ class Solver {
       else
         local = reciprocal_cells() ? block_bound(std::true_type{}) : block_bound(std::false_type{});
     }
-    return gas::allowed_dt(p_.cfl, static_cast<double>(local));
+    if (!p_.viscous()) return gas::allowed_dt(p_.cfl, static_cast<double>(local));
+    // Viscosity and heat conduction: their own bound, with time.fourier.
+    Real sum_inverse_h2 = Real(0);
+    for (int d = 0; d < Dim; ++d) sum_inverse_h2 += uniform_inverse_h(d) * uniform_inverse_h(d);
+    const ViscousDtBound<Real, State> bound{u_, viscous_gas(), sum_inverse_h2};
+    Real viscous;
+    if constexpr (Dim == 3)
+      viscous = min_3d<Real>("euler::viscous_dt_bound", grid_.begin(2), grid_.end(2), grid_.begin(1), grid_.end(1),
+                             grid_.begin(0), grid_.end(0), bound);
+    else
+      viscous = min_2d<Kokkos::Iterate::Right, Real>("euler::viscous_dt_bound", int(grid_.begin(1)), int(grid_.end(1)),
+                                                     int(grid_.begin(0)), int(grid_.end(0)), 1, bound);
+    return gas::allowed_dt(p_.cfl, static_cast<double>(local), p_.fourier, static_cast<double>(viscous));
   }
+
+  // The viscous fluxes through the faces along Dir, into `flux`: the gas
+  // model in the working precision and 1/h of the uniform grid, the same on
+  // every rank.
+  template <int Dir>
+  ViscousFluxes<Real, Dir, State> viscous_fluxes(const State& flux) const {
+    return {w_, flux, viscous_gas(), {uniform_inverse_h(0), uniform_inverse_h(1), uniform_inverse_h(2)}};
+  }
+  gas::GasModel<Real> viscous_gas() const { return gas::gas_model<Real>(p_.gamma, p_.R, p_.Pr, p_.viscosity); }
+  Real uniform_inverse_h(int d) const { return d < Dim ? Real(1 / spacing(d)) : Real(0); }
 
   // Whether the case's face scheme takes its cells' primitives by a
   // reciprocal (FaceScheme::reciprocal: every scheme but the tutorial's,
@@ -669,6 +694,10 @@ class Solver {
       halo_.finish(prims, 1);
       for_each_2d<Kokkos::Iterate::Right>("euler::fluxes_y", j0, int(fa), i0, i1, 1, fluxes_y);
       for_each_2d<Kokkos::Iterate::Right>("euler::fluxes_y", int(fb), j1 + 1, i0, i1, 1, fluxes_y);
+      if (p_.viscous()) {  // after every ghost of W has come: the faces' derivatives along them read corners
+        for_each_2d<Kokkos::Iterate::Right>("euler::viscous_fluxes_x", j0, j1, i0, i1 + 1, 1, viscous_fluxes<0>(fx_));
+        for_each_2d<Kokkos::Iterate::Right>("euler::viscous_fluxes_y", j0, j1 + 1, i0, i1, 1, viscous_fluxes<1>(fy_));
+      }
       if (p_.scalars > 0) {  // from the mass fluxes just computed
         for_each_2d<Kokkos::Iterate::Right>("euler::scalar_fluxes_x", j0, j1, i0, i1 + 1, 1,
                                             ScalarFluxes<Real, 0, Scheme, Array3<Real>, NPRIM>{w_, fx_, p_.scalars});
@@ -729,6 +758,11 @@ class Solver {
         for_each_3d("euler::fluxes_x", k0, k1, j0, j1, i0, i1 + 1, FaceFluxes_3d<Real, 0, Scheme>{w_, fx_, gamma});
         for_each_3d("euler::fluxes_y", k0, k1, j0, j1 + 1, i0, i1, FaceFluxes_3d<Real, 1, Scheme>{w_, fy_, gamma});
         for_each_3d("euler::fluxes_z", k0, k1 + 1, j0, j1, i0, i1, FaceFluxes_3d<Real, 2, Scheme>{w_, fz_, gamma});
+        if (p_.viscous()) {
+          for_each_3d("euler::viscous_fluxes_x", k0, k1, j0, j1, i0, i1 + 1, viscous_fluxes<0>(fx_));
+          for_each_3d("euler::viscous_fluxes_y", k0, k1, j0, j1 + 1, i0, i1, viscous_fluxes<1>(fy_));
+          for_each_3d("euler::viscous_fluxes_z", k0, k1 + 1, j0, j1, i0, i1, viscous_fluxes<2>(fz_));
+        }
         if (p_.scalars > 0) {  // from the mass fluxes just computed
           using A = Array4<Real>;
           for_each_3d("euler::scalar_fluxes_x", k0, k1, j0, j1, i0, i1 + 1,

@@ -13,29 +13,23 @@ namespace cfd::euler {
 
 // ---- The split kernels: one pass over the block per part of a stage ----
 
-template <class Real, bool Reciprocal>
+// W of the split kernels: rho, vx, vy, vz and p (slots IDN..IPR, as every
+// gas solver's), and the internal energy e after them (IEI, for the
+// tutorial's faces) unless only the first five are asked for, as a
+// snapshot's output takes them (WithEnergy false: w has five components).
+template <class Real, bool Reciprocal, bool WithEnergy = true>
 struct ComputePrimitives {
   Array3<Real> u, w;
   Real gamma;
   KOKKOS_FORCEINLINE_FUNCTION void operator()(const long j, const long i) const {
     const CellPrimitives<Real> c = cell_primitives<Reciprocal>(u, j, i, gamma);
     w(IDN, j, i) = c.rho, w(IVX, j, i) = c.vx, w(IVY, j, i) = c.vy, w(IVZ, j, i) = c.vz;
-    w(IEI, j, i) = c.e;
+    if constexpr (WithEnergy) w(IEI, j, i) = c.e;
     w(IPR, j, i) = c.p;
   }
 };
-
-// The primitives written out: rho, vx, vy, vz and p in the first five
-// components of w.
 template <class Real, bool Reciprocal>
-struct OutputPrimitives {
-  Array3<Real> u, w;
-  Real gamma;
-  KOKKOS_FORCEINLINE_FUNCTION void operator()(const long j, const long i) const {
-    const CellPrimitives<Real> c = cell_primitives<Reciprocal>(u, j, i, gamma);
-    w(IDN, j, i) = c.rho, w(IVX, j, i) = c.vx, w(IVY, j, i) = c.vy, w(IVZ, j, i) = c.vz, w(IEN, j, i) = c.p;
-  }
-};
+using OutputPrimitives = ComputePrimitives<Real, Reciprocal, false>;
 
 template <class Real, int Dir, class Scheme>
 struct FaceFluxes {

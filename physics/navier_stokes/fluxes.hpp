@@ -6,11 +6,10 @@
 // y as (vy, vx, vz), z as (vz, vx, vy): the 3D Euler kernels' rotation) and
 // the flux comes back in x, y, z components.
 //
-// Viscous flux through a face with normal n = e_D, from the derivatives
-// normal to it (face differences of the nodes) and along it (the cell
-// centres' G, interpolated): tau_nk = mu (d_n v_k + d_k v_n) - (2/3) mu
-// div(v) delta_nk, and the energy flux v.tau_n + k d_n T. mu = mu(T) at the
-// face.
+// Viscous flux through a face with normal n = e_D (gas::viscous_face_flux,
+// the gas wing's one source), from the derivatives normal to it (face
+// differences of the nodes) and along it (the cell centres' G,
+// interpolated).
 //
 // Point values of the viscous flux at faces have a difference that is only
 // second-order accurate; the flux a cell's update takes is corrected to the
@@ -23,6 +22,7 @@
 #pragma once
 
 #include "physics/gas/keep.hpp"
+#include "physics/gas/viscous_flux.hpp"
 #include "physics/navier_stokes/state.hpp"
 
 namespace cfd::navier_stokes {
@@ -170,14 +170,7 @@ struct FaceFlux {
       for (int t = 0; t < N; ++t) q[t] = shifted<D>(g, 3 * kdir + kdir, k, j, i, t - Half);
       divergence += face_value(q);
     }
-    const Real mu = gas.viscosity(T);
-    Real tau[3];
-    tau[0] = mu * (Real(2) * dv[0] - Real(2) / Real(3) * divergence);
-    for (int r = 1; r < 3; ++r) tau[r] = mu * (dv[r] + tangential[r]);
-    f[1] = tau[0];
-    f[2] = tau[1];
-    f[3] = tau[2];
-    f[4] = v[0] * tau[0] + v[1] * tau[1] + v[2] * tau[2] + gas.conductivity(mu) * dT;
+    gas::viscous_face_flux(v, dv, tangential, divergence, T, dT, gas, f);
   }
 };
 

@@ -149,7 +149,7 @@ Params params(const Config& c) {
   p.integrator = gas::integrator_named(c.get_string("navier_stokes.integrator"));
   const gas::GasConstants gas = gas::read_gas_keys(c);
   p.gamma = gas.gamma, p.R = gas.R, p.Pr = gas.Pr, p.viscosity = gas.viscosity;
-  if (p.viscosity.law == gas::ViscosityLaw::none && c.given("viscosity.mu"))
+  if (p.viscosity.law == gas::ViscosityLaw::none && c.given("viscosity.mu") && p.viscosity.mu0 != 0)
     c.reject("viscosity.mu", "viscosity.law is none: the Euler equations have no viscosity");
   for (int s = 0; s < 6; ++s) {
     const std::string& kind = c.get_string(side_key(s));
