@@ -729,11 +729,12 @@ def run():
         die(e)
     except KeyboardInterrupt:
         sys.exit(130)
-    except Exception as e:  # never a traceback: say what failed, in one line
-        die(f"{type(e).__name__}: {e}")
+    except Exception as e:  # never a traceback: say what failed, in one line, at the file being read
+        die(f"{LAST_FILE[0]}: {type(e).__name__}: {e}" if LAST_FILE[0] else f"{type(e).__name__}: {e}")
 
 
 METADATA_SECONDS = 10  # as cfdinfo's limit on a file's metadata (core/hdf5_file.hpp)
+LAST_FILE = [""]  # the last file h5py opened by name (run_guarded's child), for the messages
 
 
 def run_guarded():
@@ -762,9 +763,12 @@ def run_guarded():
         def marked(method, names_file=False):
             def call(self, *args, **kwargs):
                 if names_file:
-                    name = args[0] if args else kwargs.get("name", "?")
-                    os.write(write_end, b"F " + str(os.fspath(name) if isinstance(name, (str, os.PathLike))
-                                                     else "?").encode(errors="replace") + b"\n")
+                    # By name only: h5py also opens an object's own file
+                    # again by its id (Group.__getitem__), which names nothing.
+                    name = args[0] if args else kwargs.get("name")
+                    if isinstance(name, (str, os.PathLike)):
+                        LAST_FILE[0] = str(os.fspath(name))
+                        os.write(write_end, b"F " + LAST_FILE[0].encode(errors="replace") + b"\n")
                 os.write(write_end, b"B\n")
                 result = method(self, *args, **kwargs)
                 os.write(write_end, b"E\n")

@@ -9,6 +9,7 @@
 #include <unistd.h>
 #ifdef __linux__
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/statvfs.h>
 #endif
 
@@ -72,6 +73,12 @@ hid_t check_id(hid_t id, const std::string& what) {
 struct Handle {
   hid_t id;
   herr_t (*close)(hid_t);
+  Handle(hid_t i, herr_t (*c)(hid_t)) : id(i), close(c) {}
+  // Moved, never copied: one close per id.
+  Handle(Handle&& other) noexcept : id(other.id), close(other.close) { other.id = -1; }
+  Handle(const Handle&) = delete;
+  Handle& operator=(const Handle&) = delete;
+  Handle& operator=(Handle&&) = delete;
   ~Handle() {
     if (id >= 0) close(id);
   }
@@ -426,16 +433,29 @@ struct MetadataDeadline {
 
 }  // namespace
 
+namespace {
+
+// Whether `path` (a link followed) is a regular file: opening a named pipe
+// waits for a writer for ever, and a device has no end.
+bool regular_file(const std::string& path) {
+  struct stat st {};
+  return stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
+}
+
+}  // namespace
+
 bool h5_is_hdf5(const std::string& path) {
+  note_reading(path);
+  if (!regular_file(path)) return false;
   const MetadataDeadline deadline;
   silence_hdf5();
-  note_reading(path);
   return H5Fis_hdf5(path.c_str()) > 0;
 }
 
 namespace {
 
 Handle open_read(const std::string& path) {
+  if (!regular_file(path)) throw std::runtime_error(path + ": not a regular file");
   silence_hdf5();
   note_reading(path);
   return Handle{check_id(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), path + ": cannot open as HDF5"), H5Fclose};
@@ -479,15 +499,35 @@ void check_single_value(const std::string& path, const std::string& name, hid_t 
     throw std::runtime_error(path + ": attribute " + name + " is not a single value");
 }
 
+// A dataset of this file and nowhere else: no group or dataset on its path
+// an external link (to another file), and its values not in other files
+// (external storage, a virtual dataset), which HDF5 would open without a
+// check of their own (a named pipe there waits for ever).
+Handle open_dataset(hid_t file, const std::string& path, const std::string& dataset) {
+  for (size_t end = dataset.find('/', 1);; end = dataset.find('/', end + 1)) {
+    const std::string part = dataset.substr(0, end);
+    H5L_info_t info{};
+    if (!part.empty() && part != "/" && H5Lexists(file, part.c_str(), H5P_DEFAULT) > 0 &&
+        H5Lget_info(file, part.c_str(), &info, H5P_DEFAULT) >= 0 && info.type == H5L_TYPE_EXTERNAL)
+      throw std::runtime_error(path + ": " + part + " is a link to another file (cfdrun reads one file)");
+    if (end == std::string::npos) break;
+  }
+  Handle set{check_id(H5Dopen2(file, dataset.c_str(), H5P_DEFAULT), path + ": no dataset " + dataset), H5Dclose};
+  Handle plist{H5Dget_create_plist(set.id), H5Pclose};
+  if (plist.id < 0 || H5Pget_external_count(plist.id) != 0 || H5Pget_layout(plist.id) == H5D_VIRTUAL)
+    throw std::runtime_error(path + ": dataset " + dataset +
+                             " keeps its values in other files (external storage or a virtual dataset); cfdrun "
+                             "reads one file");
+  return set;
+}
+
 // A dataset opened for reading, with its shape (slowest first), as every
 // reader begins.
 struct OpenDataset {
   Handle file, set, space;
   std::vector<hsize_t> dims;
   OpenDataset(const std::string& path, const std::string& dataset)
-      : file(open_read(path)),
-        set{check_id(H5Dopen2(file.id, dataset.c_str(), H5P_DEFAULT), path + ": no dataset " + dataset), H5Dclose},
-        space{H5Dget_space(set.id), H5Sclose} {
+      : file(open_read(path)), set(open_dataset(file.id, path, dataset)), space{H5Dget_space(set.id), H5Sclose} {
     const int rank = H5Sget_simple_extent_ndims(space.id);
     if (rank < 0) throw std::runtime_error(path + ": bad dataspace of " + dataset);
     dims.resize(rank);
@@ -526,7 +566,7 @@ H5Array h5_read_block(const std::string& path, const std::string& dataset, const
                       const std::vector<hsize_t>& count) {
   const MetadataDeadline deadline;
   Handle file = open_read(path);
-  Handle set{check_id(H5Dopen2(file.id, dataset.c_str(), H5P_DEFAULT), path + ": no dataset " + dataset), H5Dclose};
+  Handle set = open_dataset(file.id, path, dataset);
   Handle space{H5Dget_space(set.id), H5Sclose};
   H5Array out;
   const int rank = H5Sget_simple_extent_ndims(space.id);

@@ -29,6 +29,9 @@ std::vector<std::vector<double>> read_initial_file(const Config& c, const std::s
   for (long n : shape) count *= n;
   std::vector<std::vector<double>> out;
   try {
+    std::error_code ec;
+    if (std::filesystem::exists(path, ec) && !std::filesystem::is_regular_file(path, ec))
+      c.reject(path_key, path + ": not a regular file (a folder, a named pipe or a device)");
     if (!h5_is_hdf5(path)) c.reject(path_key, path + ": no such file, or not an HDF5 file");
     // A snapshot's fields, or a user's datasets at the root.
     const bool snapshot = !h5_list_group(path, "fields").empty();
