@@ -48,6 +48,7 @@ import shutil
 import subprocess
 import sys
 import time
+import traceback
 import warnings
 
 
@@ -729,8 +730,12 @@ def run():
         die(e)
     except KeyboardInterrupt:
         sys.exit(130)
-    except Exception as e:  # never a traceback: say what failed, in one line, at the file being read
-        die(f"{LAST_FILE[0]}: {type(e).__name__}: {e}" if LAST_FILE[0] else f"{type(e).__name__}: {e}")
+    except Exception as e:  # never a traceback: say what failed, in one line
+        # An error raised inside h5py is about the file it was reading.
+        in_h5py = any("h5py" in frame.filename for frame in traceback.extract_tb(e.__traceback__))
+        if in_h5py and LAST_FILE[0]:
+            die(f"{LAST_FILE[0]}: {type(e).__name__}: {e}")
+        die(f"{type(e).__name__}: {e}")
 
 
 METADATA_SECONDS = 10  # as cfdinfo's limit on a file's metadata (core/hdf5_file.hpp)
@@ -776,6 +781,7 @@ def run_guarded():
             return call
 
         h5py.File.__init__ = marked(h5py.File.__init__, names_file=True)
+
         h5py.AttributeManager.__getitem__ = marked(h5py.AttributeManager.__getitem__)
         code = 0
         try:

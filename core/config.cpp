@@ -392,6 +392,10 @@ Config Config::from_string(const std::string& text, const std::string& source_na
     for (const auto& other : others) {
       const auto dot = other.find('.');
       if (other == p || dot == std::string::npos) continue;
+      // Two --set of one key under two spellings: which one was meant?
+      if (overridden.count(other))
+        fail("command line (--set " + p + ")", path,
+             "given twice, as '" + other + "' and as '" + p + "' (one of them a former name); keep one");
       YAML::Node sec = root[other.substr(0, dot)];
       if (sec.IsDefined() && sec.IsMap() && sec[other.substr(dot + 1)].IsDefined()) sec.remove(other.substr(dot + 1));
     }

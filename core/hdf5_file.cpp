@@ -499,6 +499,31 @@ void check_single_value(const std::string& path, const std::string& name, hid_t 
     throw std::runtime_error(path + ": attribute " + name + " is not a single value");
 }
 
+// Link access for every read: an external link (to another file) is not
+// followed, wherever it stands on a path (a soft link to one included):
+// HDF5 would open its target without a check of its own (a named pipe there
+// waits for ever), and cfdrun reads the one file it was given.
+herr_t refuse_external_link(const char*, const char*, const char*, const char*, unsigned*, hid_t, void*) { return -1; }
+// The property list of that rule for links (H5Lexists, attributes by name),
+// datasets (H5Dopen2) or groups (H5Gopen2): each call takes its own class.
+hid_t refusing_external_links(hid_t kind) {
+  const hid_t l = H5Pcreate(kind);
+  if (l >= 0) H5Pset_elink_cb(l, refuse_external_link, nullptr);
+  return l >= 0 ? l : H5P_DEFAULT;
+}
+hid_t this_file_only() {
+  static const hid_t lapl = refusing_external_links(H5P_LINK_ACCESS);
+  return lapl;
+}
+hid_t this_file_only_dataset() {
+  static const hid_t dapl = refusing_external_links(H5P_DATASET_ACCESS);
+  return dapl;
+}
+hid_t this_file_only_group() {
+  static const hid_t gapl = refusing_external_links(H5P_GROUP_ACCESS);
+  return gapl;
+}
+
 // A dataset of this file and nowhere else: no group or dataset on its path
 // an external link (to another file), and its values not in other files
 // (external storage, a virtual dataset), which HDF5 would open without a
@@ -507,12 +532,14 @@ Handle open_dataset(hid_t file, const std::string& path, const std::string& data
   for (size_t end = dataset.find('/', 1);; end = dataset.find('/', end + 1)) {
     const std::string part = dataset.substr(0, end);
     H5L_info_t info{};
-    if (!part.empty() && part != "/" && H5Lexists(file, part.c_str(), H5P_DEFAULT) > 0 &&
-        H5Lget_info(file, part.c_str(), &info, H5P_DEFAULT) >= 0 && info.type == H5L_TYPE_EXTERNAL)
+    if (!part.empty() && part != "/" && H5Lexists(file, part.c_str(), this_file_only()) > 0 &&
+        H5Lget_info(file, part.c_str(), &info, this_file_only()) >= 0 && info.type == H5L_TYPE_EXTERNAL)
       throw std::runtime_error(path + ": " + part + " is a link to another file (cfdrun reads one file)");
     if (end == std::string::npos) break;
   }
-  Handle set{check_id(H5Dopen2(file, dataset.c_str(), H5P_DEFAULT), path + ": no dataset " + dataset), H5Dclose};
+  Handle set{check_id(H5Dopen2(file, dataset.c_str(), this_file_only_dataset()),
+                      path + ": no dataset " + dataset + " in this file (links to other files are not followed)"),
+             H5Dclose};
   Handle plist{H5Dget_create_plist(set.id), H5Pclose};
   if (plist.id < 0 || H5Pget_external_count(plist.id) != 0 || H5Pget_layout(plist.id) == H5D_VIRTUAL)
     throw std::runtime_error(path + ": dataset " + dataset +
@@ -644,8 +671,10 @@ std::vector<std::string> h5_attribute_names(const std::string& path) {
 std::vector<std::string> h5_list_group(const std::string& path, const std::string& group) {
   const MetadataDeadline deadline;
   Handle file = open_read(path);
-  if (H5Lexists(file.id, group.c_str(), H5P_DEFAULT) <= 0) return {};
-  Handle g{check_id(H5Gopen2(file.id, group.c_str(), H5P_DEFAULT), path + ": " + group + " is not a group"), H5Gclose};
+  if (H5Lexists(file.id, group.c_str(), this_file_only()) <= 0) return {};
+  Handle g{check_id(H5Gopen2(file.id, group.c_str(), this_file_only_group()),
+                    path + ": " + group + " is not a group of this file (links to other files are not followed)"),
+           H5Gclose};
   H5G_info_t info;
   check(H5Gget_info(g.id, &info), path + ": cannot list " + group);
   return names_by_index(info.nlinks, [&](hsize_t k, char* text, size_t size) {
@@ -667,15 +696,15 @@ bool h5_has_attribute(const std::string& path, const std::string& name) {
   const MetadataDeadline deadline;
   Handle file = open_read(path);
   const auto [object, attribute] = object_and_attribute(name);
-  if (object != "." && H5Lexists(file.id, object.c_str(), H5P_DEFAULT) <= 0) return false;
-  return H5Aexists_by_name(file.id, object.c_str(), attribute.c_str(), H5P_DEFAULT) > 0;
+  if (object != "." && H5Lexists(file.id, object.c_str(), this_file_only()) <= 0) return false;
+  return H5Aexists_by_name(file.id, object.c_str(), attribute.c_str(), this_file_only()) > 0;
 }
 
 std::string h5_read_string_attribute(const std::string& path, const std::string& name) {
   const MetadataDeadline deadline;
   Handle file = open_read(path);
   const auto [object, attribute] = object_and_attribute(name);
-  Handle attr{check_id(H5Aopen_by_name(file.id, object.c_str(), attribute.c_str(), H5P_DEFAULT, H5P_DEFAULT),
+  Handle attr{check_id(H5Aopen_by_name(file.id, object.c_str(), attribute.c_str(), H5P_DEFAULT, this_file_only()),
                        path + ": no attribute " + name),
               H5Aclose};
   Handle type{H5Aget_type(attr.id), H5Tclose};
@@ -786,6 +815,11 @@ int run_guarded(const char* tool, const std::function<int()>& body, std::string*
         std::fprintf(stderr, "%s: error: %s: %s\n", tool, file.empty() ? "(no file)" : file.c_str(), what.c_str());
       return 2;
     }
+    case SIGKILL:
+      // A trial read (failure given) whose child alone was killed (the
+      // system short of memory): nothing learnt; the caller reads on.
+      if (failure) return 0;
+      [[fallthrough]];
     default:  // stopped from outside: end the same way
       std::signal(signal_number, SIG_DFL);
       std::raise(signal_number);

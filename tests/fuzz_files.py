@@ -604,6 +604,7 @@ FILE_KINDS = [
     ("text file", {2}), ("empty file", {2}), ("named pipe", {2}), ("folder", {2}), ("no such file", {2}),
     ("symlink to a named pipe", {2}), ("symlink loop", {2}), ("/dev/null", {2}),
     ("external storage in a named pipe", {2}), ("external link to a named pipe", {2}),
+    ("soft link to an external link to a named pipe", {2}), ("external link as fields", {2}),
 ]
 FILE_SETUPS = {
     # name: (case arguments, shape, required datasets, optional datasets)
@@ -690,6 +691,18 @@ def initial_file(case, setup, kind, rng):
                     f.write(raw[: len(raw) // 3] if kind == "external storage short" else raw)
         return write(path, lambda f, name: f.create_dataset(name, shape=shape, dtype="<f8",
                                                             external=[(store, 0, h5py.h5f.UNLIMITED)]))
+    if kind == "soft link to an external link to a named pipe":
+        os.mkfifo(fifo)
+
+        def soft_to_external(f, name):
+            f["elsewhere"] = h5py.ExternalLink(fifo, "/" + name)
+            f[name] = h5py.SoftLink("/elsewhere")
+        return write(path, soft_to_external)
+    if kind == "external link as fields":  # the group itself in another file
+        os.mkfifo(fifo)
+        with h5py.File(path, "w") as f:
+            f["fields"] = h5py.ExternalLink(fifo, "/fields")
+        return path
     if kind.startswith("external link"):
         if kind == "external link to a named pipe":
             os.mkfifo(fifo)

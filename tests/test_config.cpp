@@ -370,6 +370,10 @@ TEST(FormerNames, TheGasKeysHaveOneSpelling) {
   EXPECT_EQ(load("solver: euler2d\neuler2d: {gamma: 1.3}\n", {"gas.gamma=1.2"}).get_real("gas.gamma"), 1.2);
   EXPECT_EQ(load("solver: euler\ngas: {gamma: 1.3}\n", {"euler.gamma=1.2"}).get_real("gas.gamma"), 1.2);
   EXPECT_EQ(load("solver: euler\n", {"euler2d.gamma=1.2"}).get_real("gas.gamma"), 1.2);
+  // Two --set of one key under two spellings: refused, naming both.
+  const std::string twice = error_of("solver: euler\n", {"euler.gamma=1.3", "gas.gamma=1.4"});
+  EXPECT_NE(twice.find("'gas.gamma': given twice, as "), std::string::npos) << twice;
+  EXPECT_NE(twice.find("'euler.gamma'"), std::string::npos) << twice;
 
   const Config sod = load("solver: sod\nsod: {viscosity: constant}\ngas: {mu0: 2.0e-5, T0: 300, S: 110}\n");
   EXPECT_EQ(sod.get_string("viscosity.law"), "constant");

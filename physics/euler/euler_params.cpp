@@ -121,7 +121,12 @@ std::vector<KeySpec> keys() {
   gas.mu_means += "; 0: the problem's, from its Reynolds number (taylor_green, taylor_green_2d)";
   gas.T0 = "0", gas.T0_min = 0;
   gas.T0_means += "; 0: the problem's (taylor_green's uniform initial temperature p0/(rho0 R)), else 1";
-  for (auto& spec : gas::gas_keys(gas)) k.push_back(spec);
+  for (auto& spec : gas::gas_keys(gas)) {
+    // R and Pr act through the viscous terms only (euler's T is p/(rho R) there).
+    if (spec.path == "gas.R" || spec.path == "gas.Pr")
+      spec.belongs_to = "viscosity.law=constant|sutherland|power_law", spec.only_warn = true;
+    k.push_back(spec);
+  }
   // The six sides' boundaries (z: 3D grids), each with its inflow keys.
   for (int side = 0; side < side_count; ++side) {
     const std::string name = side_names[side], axis = name.substr(0, 1),

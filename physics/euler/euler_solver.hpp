@@ -216,8 +216,11 @@ class Solver {
     }
     if (!p_.viscous()) return gas::allowed_dt(p_.cfl, static_cast<double>(local));
     // Viscosity and heat conduction: their own bound, with time.fourier.
+    // A direction of one cell (a 1D case) has no viscous flux difference.
     Real sum_inverse_h2 = Real(0);
-    for (int d = 0; d < Dim; ++d) sum_inverse_h2 += uniform_inverse_h(d) * uniform_inverse_h(d);
+    const long cells[3] = {p_.nx, p_.ny, p_.nz};
+    for (int d = 0; d < Dim; ++d)
+      if (cells[d] > 1) sum_inverse_h2 += uniform_inverse_h(d) * uniform_inverse_h(d);
     const ViscousDtBound<Real, State> bound{u_, viscous_gas(), sum_inverse_h2};
     Real viscous;
     if constexpr (Dim == 3)

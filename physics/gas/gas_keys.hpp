@@ -1,8 +1,8 @@
 // The keys of the gas (gas.gamma, gas.R, gas.Pr) and of its viscosity
 // (viscosity.law, .mu, .T0, .S, .exponent): one spelling in every gas
 // solver. Each solver gives its defaults and units (sod's tube computes in
-// SI units, navier_stokes in units of its problem); euler, inviscid, reads
-// gas.gamma only.
+// SI units, navier_stokes in units of its problem); euler's viscosity is
+// none unless its case gives a law.
 #pragma once
 
 #include "core/config.hpp"
@@ -25,7 +25,7 @@ struct GasKeyDefaults {
   std::string exponent = "0.76";
 };
 
-// gas.gamma alone (euler's gas).
+// gas.gamma alone.
 KeySpec gamma_key(const std::string& default_gamma);
 // gas.gamma, gas.R, gas.Pr and viscosity.*, with the viscosity keys that
 // belong to one law marked so.

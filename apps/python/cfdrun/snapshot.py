@@ -1,5 +1,6 @@
 """One cfdrun HDF5 snapshot (docs/output-format.md, "HDF5 snapshot")."""
 import os
+import stat
 from collections.abc import Mapping
 
 import numpy as np
@@ -90,6 +91,8 @@ def open_hdf5(path):
         raise CfdrunError(f"{path}: no such file")
     if os.path.isdir(path):
         raise CfdrunError(f"{path}: a folder, not a snapshot file")
+    if not stat.S_ISREG(os.stat(path).st_mode):  # a named pipe would wait for a writer
+        raise CfdrunError(f"{path}: not a regular file (a named pipe or a device), not a snapshot file")
     try:
         return h5py.File(path, "r")
     except OSError as e:
