@@ -271,7 +271,9 @@ build_cfdrun() {
   read -r -a targets <<<"${CFDRUN_TARGETS:-}"
   log "cfdrun: building ${targets[*]:-everything} with $jobs jobs"
   cmake --build "$build" -j "$jobs" ${targets[@]:+--target "${targets[@]}"}
-  log "cfdrun: done; executables in $build/apps (cfdrun, cfdcompare, cfdbench)"
+  local built=()
+  for exe in cfdrun cfdinfo cfdcompare cfdbench; do [ -x "$build/apps/$exe" ] && built+=("$exe"); done
+  log "cfdrun: done; executables in $build/apps (${built[*]:-none})"
   log "  e.g. $build/apps/cfdrun $repo/config/diffusion.yaml --output runs/diffusion-cuda"
 }
 
