@@ -781,7 +781,6 @@ def run_guarded():
             return call
 
         h5py.File.__init__ = marked(h5py.File.__init__, names_file=True)
-
         h5py.AttributeManager.__getitem__ = marked(h5py.AttributeManager.__getitem__)
         code = 0
         try:

@@ -206,16 +206,11 @@ Params params(const Config& c) {
   problem_table::read_domain(c, prob, p.lo, p.hi);
   const gas::GasConstants gas = gas::read_gas_keys(c);
   p.gamma = gas.gamma, p.R = gas.R, p.Pr = gas.Pr, p.viscosity = gas.viscosity;
-  if (!p.viscous() && c.given("viscosity.mu") && p.viscosity.mu0 != 0)
-    c.reject("viscosity.mu", "viscosity.law is none: the Euler equations have no viscosity");
   p.nx = c.get_int("grid.nx");
   p.ny = c.get_int("grid.ny");
   p.nz = c.get_int("grid.nz");
   p.initial = p.problem->state(c, p);  // with the domain, gamma and grid set; may set mu from a Reynolds number
-  if (!(p.viscosity.T0 > 0)) p.viscosity.T0 = 1;
-  if (p.viscous() && !(p.viscosity.mu0 > 0))
-    c.reject("viscosity.mu", "a viscous gas needs viscosity.mu > 0 (problem " + prob +
-                                 " sets none; or viscosity.law: none for the Euler equations)");
+  gas::complete_viscosity(c, p.viscosity, prob);
   p.fourier = c.get_real("time.fourier");
   p.steps = c.get_int("time.steps");
   p.end_time = c.get_real("time.end_time");

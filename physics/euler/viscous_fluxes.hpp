@@ -92,7 +92,8 @@ struct ViscousFluxes {
 };
 
 // A cell's viscous bound on dt (gas::viscous_dt_bound, without
-// time.fourier): 1/(nu_eff sum_d 1/h_d^2) from the conserved state.
+// time.fourier): 1/(nu_eff sum_d 1/h_d^2), from the primitives as the
+// modern schemes take them (cell_primitives).
 template <class Real, class A>
 struct ViscousDtBound {
   A u;
@@ -100,11 +101,10 @@ struct ViscousDtBound {
   Real sum_inverse_h2;
   template <class... I>
   KOKKOS_FORCEINLINE_FUNCTION Real operator()(I... at) const {
-    const Real rho = u(IDN, at...);
-    const Real m2 = u(IM1, at...) * u(IM1, at...) + u(IM2, at...) * u(IM2, at...) + u(IM3, at...) * u(IM3, at...);
-    const Real p = (gas.gamma - Real(1)) * (u(IEN, at...) - Real(0.5) * m2 / rho);
-    const Real mu = gas.viscosity(p / (rho * gas.R));
-    return gas::viscous_dt_bound(gas::effective_diffusivity(mu, rho, gas.gamma, gas.Pr), sum_inverse_h2);
+    const CellPrimitives<Real> w =
+        cell_primitives<true>(u(IDN, at...), u(IM1, at...), u(IM2, at...), u(IM3, at...), u(IEN, at...), gas.gamma);
+    const Real mu = gas.viscosity(w.p / (w.rho * gas.R));
+    return gas::viscous_dt_bound(gas::effective_diffusivity(mu, w.rho, gas.gamma, gas.Pr), sum_inverse_h2);
   }
 };
 

@@ -63,4 +63,14 @@ GasConstants read_gas_keys(const Config& c) {
   return g;
 }
 
+void complete_viscosity(const Config& c, Viscosity<double>& viscosity, const std::string& problem) {
+  // 0, a stored configuration's default, is no viscosity given.
+  if (viscosity.law == ViscosityLaw::none && c.given("viscosity.mu") && viscosity.mu0 != 0)
+    c.reject("viscosity.mu", "viscosity.law is none: the Euler equations have no viscosity");
+  if (!(viscosity.T0 > 0)) viscosity.T0 = 1;
+  if (viscosity.law != ViscosityLaw::none && !(viscosity.mu0 > 0))
+    c.reject("viscosity.mu", "a viscous gas needs viscosity.mu > 0 (problem " + problem +
+                                 " sets none; or viscosity.law: none for the Euler equations)");
+}
+
 }  // namespace cfd::gas

@@ -39,5 +39,10 @@ struct GasConstants {
   Viscosity<double> viscosity;
 };
 GasConstants read_gas_keys(const Config& c);
+// After the problem has set its viscosity (a Reynolds number): a viscosity
+// given with law none, or none where the law needs one, is refused at
+// viscosity.mu; T0 left 0 is 1. euler and navier_stokes (sod's mu also
+// sets the tube's length, law or not).
+void complete_viscosity(const Config& c, Viscosity<double>& viscosity, const std::string& problem);
 
 }  // namespace cfd::gas

@@ -149,8 +149,6 @@ Params params(const Config& c) {
   p.integrator = gas::integrator_named(c.get_string("navier_stokes.integrator"));
   const gas::GasConstants gas = gas::read_gas_keys(c);
   p.gamma = gas.gamma, p.R = gas.R, p.Pr = gas.Pr, p.viscosity = gas.viscosity;
-  if (p.viscosity.law == gas::ViscosityLaw::none && c.given("viscosity.mu") && p.viscosity.mu0 != 0)
-    c.reject("viscosity.mu", "viscosity.law is none: the Euler equations have no viscosity");
   for (int s = 0; s < 6; ++s) {
     const std::string& kind = c.get_string(side_key(s));
     Wall& w = p.sides[s];
@@ -180,10 +178,7 @@ Params params(const Config& c) {
     }
   p.output_interval = c.get_real("output.time_interval");
   p.initial = p.problem->state(c, p);  // may set the viscosity from a Reynolds number
-  if (!(p.viscosity.T0 > 0)) p.viscosity.T0 = 1;
-  if (p.viscosity.law != gas::ViscosityLaw::none && !(p.viscosity.mu0 > 0))
-    c.reject("viscosity.mu", "a viscous gas needs viscosity.mu > 0 (problem " + prob +
-                                 " sets none; or viscosity.law: none for the Euler equations)");
+  gas::complete_viscosity(c, p.viscosity, prob);
 
   check_end_time(c, p.steps, p.end_time, p.output_interval);
   // A fixed step that would take more steps than time.steps may count is

@@ -27,10 +27,6 @@ def read_text(path, what):
     try:
         with open(path, "rb") as f:
             raw = f.read()
-    except FileNotFoundError:
-        raise CfdrunError(f"{path}: no such file") from None
-    except IsADirectoryError:
-        raise CfdrunError(f"{path}: a folder, not {what}") from None
     except OSError as e:
         raise CfdrunError(f"{path}: cannot read it ({e.strerror or e})") from None
     if b"\0" in raw:
