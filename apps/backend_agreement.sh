@@ -55,6 +55,8 @@ cases=(
   "ns_taylor_green_2d|config/taylor_green_2d.yaml||rho vx vy p T"
   "ns_couette|config/couette.yaml|--set time.end_time=1|rho vx vy p T"
   "ns_density_wave|config/density_wave.yaml||rho vx vy p T"
+  "ns_viscous_shock_tube_hybrid|config/viscous_shock_tube.yaml|--set grid.nx=96 --set grid.ny=96 --set time.end_time=0.3 --set output.time_interval=0|rho vx vy p T shock_sensor"
+  "ns_supersonic_taylor_green_hybrid|config/supersonic_taylor_green.yaml|--set grid.nx=24 --set grid.ny=24 --set grid.nz=24 --set time.end_time=1 --set output.time_interval=0|rho vx vy vz p T shock_sensor"
 )
 
 usage() {

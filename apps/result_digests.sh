@@ -10,7 +10,8 @@
 # --quick   shortens the long shipped cases (kh.yaml to t = 0.3,
 #           kh_seed.yaml to t = 0.1, diffusion_benchmark.yaml to 40 steps,
 #           sedov3d.yaml to 48^3 cells, taylor_green.yaml to 32^3 and
-#           t = 0.5)
+#           t = 0.5, supersonic_taylor_green.yaml to 24^3 and t = 1,
+#           viscous_shock_tube.yaml to 96^2 and t = 0.3)
 #
 # Each line is "case field snapshot sha256", the SHA-256 of the field's values as
 # stored (little-endian, x fastest) in the case's final snapshot, so two
@@ -53,6 +54,8 @@ for f in "$repo"/config/*.yaml; do
       diffusion_benchmark) options="--set time.steps=40" ;;
       sedov3d) options="--set grid.nx=48 --set grid.ny=48 --set grid.nz=48" ;;
       taylor_green) options="--set grid.nx=32 --set grid.ny=32 --set grid.nz=32 --set time.end_time=0.5" ;;
+      supersonic_taylor_green) options="--set grid.nx=24 --set grid.ny=24 --set grid.nz=24 --set time.end_time=1" ;;
+      viscous_shock_tube) options="--set grid.nx=96 --set grid.ny=96 --set time.end_time=0.3" ;;
     esac
   fi
   cases+=("$name|config/$name.yaml|$options")

@@ -24,8 +24,8 @@ const std::vector<SolverEntry>& solvers() {
        "docs/kh.md", euler::keys, [](const Config& c) { euler::params(c); }, euler::run, "euler2d"},
       {"navier_stokes",
        "2D and 3D compressible Navier-Stokes: KEEP split convective fluxes of order 2, 4 or 6 (KEEP-PE as an "
-       "option), viscous and heat fluxes of the same order, RK3/RK4, periodic sides and no-slip walls; the "
-       "Taylor-Green vortex at Re 1600",
+       "option; a hybrid with MUSCL-HLLC at shocks), viscous and heat fluxes of the same order, RK3/RK4, periodic "
+       "sides and no-slip walls; the Taylor-Green vortex at Re 1600, the viscous shock tube",
        "docs/navier_stokes.md", navier_stokes::keys, [](const Config& c) { navier_stokes::params(c); },
        navier_stokes::run},
   };

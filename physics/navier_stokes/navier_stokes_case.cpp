@@ -29,8 +29,13 @@ struct Case : CaseRun {
   void banner(const std::string& ranks, const OutputSettings& out) const {
     const std::string cells = std::to_string(params.nx) + " x " + std::to_string(params.ny) +
                               (Dim == 3 ? " x " + std::to_string(params.nz) : std::string());
+    std::string flux = params.pressure_equilibrium ? "keep_pe" : "keep";
+    if (params.convective_flux == Params::ConvectiveFlux::hybrid)
+      flux = "hybrid of " + flux + " and muscl-hllc (sensor threshold " + format_real(params.sensor_threshold) + ")";
+    else if (params.convective_flux == Params::ConvectiveFlux::upwind)
+      flux = "muscl-hllc";
     std::printf("cfdrun navier_stokes: %s, %s cells, order %d, %s, %s, viscosity %s, %s, on %s\n%soutput: %s\n",
-                params.problem->name, cells.c_str(), params.order, params.pressure_equilibrium ? "keep_pe" : "keep",
+                params.problem->name, cells.c_str(), params.order, flux.c_str(),
                 gas::integrator_method(params.integrator).name, config.get_string("viscosity.law").c_str(),
                 precision().c_str(), ExecSpace::name(), ranks.c_str(), out.dir.c_str());
   }

@@ -81,6 +81,23 @@ std::vector<KeySpec> keys() {
        {"keep", "keep_pe"}},
       {"navier_stokes.integrator", KeyType::choice, "rk4", "time integrator: SSP-RK3 or classical RK4",
        gas::integrator_names({Integrator::rk3, Integrator::rk4})},
+      {"navier_stokes.convective_flux",
+       KeyType::choice,
+       "keep",
+       "convective flux through a face: keep (the split form of navier_stokes.split at every face), hybrid (that, "
+       "and the upwind flux, MUSCL with the van Leer limiter and the HLLC Riemann solver, at faces where the shock "
+       "sensor exceeds navier_stokes.sensor_threshold; the sensor is written as the field shock_sensor) or "
+       "upwind (the upwind flux at every face but walls': the hybrid with its sensor forced on)",
+       {"keep", "hybrid", "upwind"}},
+      {"navier_stokes.sensor_threshold",
+       KeyType::real,
+       "0.1",
+       "the hybrid's switch: a face takes the upwind flux where the shock sensor of a cell its stencils read "
+       "exceeds this (1: never); the sensor is the larger of Ducros' max(-div v/sqrt(div v^2 + |curl v|^2 + "
+       "eps^2), 0) and Jameson's |p(+1) - 2 p + p(-1)|/(p(+1) + 2 p + p(-1)) (docs/navier_stokes.md)",
+       {},
+       0,
+       1},
       {"output.time_interval",
        KeyType::real,
        "0",
@@ -121,9 +138,13 @@ std::vector<KeySpec> keys() {
   for (auto& o : gas::problem_keys(problems(), "navier_stokes.problem")) k.push_back(o);
   for (auto& spec : k) {
     if (spec.path == "time.end_time") spec.belongs_to = "time.steps=0", spec.only_warn = true;
+    if (spec.path == "navier_stokes.sensor_threshold")
+      spec.belongs_to = "navier_stokes.convective_flux=hybrid", spec.only_warn = true;
   }
   mark_on_restart(k, {"time.steps", "time.end_time", "output.time_interval"}, OnRestart::same_bits);
-  mark_on_restart(k, {"time.cfl", "time.fourier", "time.dt", "navier_stokes.integrator", "navier_stokes.split"},
+  mark_on_restart(k,
+                  {"time.cfl", "time.fourier", "time.dt", "navier_stokes.integrator", "navier_stokes.split",
+                   "navier_stokes.convective_flux", "navier_stokes.sensor_threshold"},
                   OnRestart::branches);
   add_shared_keys(k, 3);
   return k;
@@ -147,6 +168,11 @@ Params params(const Config& c) {
   p.order = std::stoi(c.get_string("navier_stokes.order"));
   p.pressure_equilibrium = c.get_string("navier_stokes.split") == "keep_pe";
   p.integrator = gas::integrator_named(c.get_string("navier_stokes.integrator"));
+  const std::string& flux = c.get_string("navier_stokes.convective_flux");
+  p.convective_flux = flux == "hybrid"   ? Params::ConvectiveFlux::hybrid
+                      : flux == "upwind" ? Params::ConvectiveFlux::upwind
+                                         : Params::ConvectiveFlux::keep;
+  p.sensor_threshold = c.get_real("navier_stokes.sensor_threshold");
   const gas::GasConstants gas = gas::read_gas_keys(c);
   p.gamma = gas.gamma, p.R = gas.R, p.Pr = gas.Pr, p.viscosity = gas.viscosity;
   for (int s = 0; s < 6; ++s) {

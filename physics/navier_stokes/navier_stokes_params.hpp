@@ -39,12 +39,28 @@ struct Params : gas::Setting {
   int order = 4;                      // 2, 4 or 6
   bool pressure_equilibrium = false;  // KEEP-PE instead of KEEP
   Integrator integrator = Integrator::rk4;
+  // navier_stokes.convective_flux: KEEP at every face, the hybrid (KEEP, and
+  // the upwind flux where the shock sensor fires), or the upwind flux at
+  // every face (the hybrid with its sensor forced on).
+  enum class ConvectiveFlux { keep, hybrid, upwind };
+  ConvectiveFlux convective_flux = ConvectiveFlux::keep;
+  double sensor_threshold = 0.1;  // navier_stokes.sensor_threshold
   double output_interval = 0;
 
+  bool hybrid() const { return convective_flux != ConvectiveFlux::keep; }
+  // The sensor's threshold as the kernels take it: below 0 (every face
+  // upwind) for convective_flux upwind.
+  double face_threshold() const { return convective_flux == ConvectiveFlux::upwind ? -1.0 : sensor_threshold; }
   int half_width() const { return order / 2; }  // the KEEP stencil's nodes on each side of a face
   // Ghost layers: the viscous flux a cell takes reaches 2 half_width - 1
-  // cells out (update.hpp); the convective one half_width.
-  int ghost_width() const { return viscosity.law == gas::ViscosityLaw::none ? half_width() : 2 * half_width() - 1; }
+  // cells out (update.hpp); the convective one half_width. The hybrid's
+  // faces read the sensor of max(half_width, 2) cells on each side (MUSCL's
+  // stencil is 2), and the sensor of a cell its neighbours' W: one more.
+  int ghost_width() const {
+    const int keep = viscosity.law == gas::ViscosityLaw::none ? half_width() : 2 * half_width() - 1;
+    const int hybrid_width = (half_width() > 2 ? half_width() : 2) + 1;
+    return hybrid() && hybrid_width > keep ? hybrid_width : keep;
+  }
 };
 
 std::vector<KeySpec> keys();

@@ -22,6 +22,7 @@
 #include "physics/navier_stokes/update.hpp"
 #include "physics/navier_stokes/walls.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <stdexcept>
@@ -65,6 +66,7 @@ class Solver {
         w_(array("navier_stokes::w", NPRIM)),
         g_(array("navier_stokes::velocity_gradient", 3 * Dim)),
         faces_{face_array(0), face_array(1), Dim == 3 ? face_array(2) : Array4<Real>()},
+        theta_(p.hybrid() ? array("navier_stokes::shock_sensor", 1) : Array4<Real>()),
         halo_(dec, NPRIM, faces()) {
     if (p.problem == nullptr || !p.initial)
       throw std::logic_error("navier_stokes::Solver: Params without a problem (make them with params())");
@@ -167,8 +169,10 @@ class Solver {
   }
 
   // The budgets and totals of the history file (diagnostics.hpp).
+  // With the hybrid flux, the rates of all terms are the hybrid's (the
+  // faces' fluxes as a stage takes them); the single terms' are KEEP's.
   Diagnostics diagnostics() const {
-    fill_primitives(u_, true);
+    fill_primitives(u_, true, p_.hybrid());
     Diagnostics out = totals(terms_rate(all_terms));
     if (p_.viscosity.law != gas::ViscosityLaw::none) out.ke_rate_viscous = terms_rate(viscous).kinetic_energy;
     const Rates c = terms_rate(convection), pr = terms_rate(pressure);
@@ -182,7 +186,7 @@ class Solver {
   // the owned cells: what the budgets sum, and what the tests hold against
   // analytic derivatives.
   std::vector<std::vector<Real>> right_hand_side(int terms) const {
-    fill_primitives(u_, true);
+    fill_primitives(u_, true, p_.hybrid());
     evaluate(terms);
     auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), u_stage_);
     std::vector<std::vector<Real>> out;
@@ -200,6 +204,14 @@ class Solver {
     out.push_back({"p", {}, "1", "pressure"}), slots.push_back(IPR);
     out.push_back({"T", {}, "1", "temperature p/(rho R)"}), slots.push_back(ITM);
     for (size_t f = 0; f < out.size(); ++f) out[f].values = owned_cells(host, slots[f], grid_);
+    if (p_.hybrid()) {  // where the hybrid flux switches (shock_sensor.hpp)
+      fill_sensor();
+      auto theta = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), theta_);
+      out.push_back({"shock_sensor", owned_cells(theta, 0, grid_), "1",
+                     "shock sensor: the larger of Ducros' max(-div v/sqrt(div v^2 + |curl v|^2 + eps^2), 0) "
+                     "and Jameson's pressure sensor; faces near cells above navier_stokes.sensor_threshold take "
+                     "the upwind flux"});
+    }
     return out;
   }
 
@@ -212,7 +224,7 @@ class Solver {
   }
   const HaloExchange<Real>& halo() const { return halo_; }
   void release() {
-    u_ = u_stage_ = acc_ = w_ = g_ = Array4<Real>();
+    u_ = u_stage_ = acc_ = w_ = g_ = theta_ = Array4<Real>();
     for (auto& a : faces_) a = Array4<Real>();
     halo_.release();
   }
@@ -275,14 +287,21 @@ class Solver {
       for (int side = 0; side < 2; ++side)
         if (p_.side(d, side).is_wall() && !dec_.has_neighbour(d, side)) fill_wall(d, side);
     }
+    if (convective && p_.hybrid()) fill_sensor();
     with_half_width(p_.order, [&](auto half) {
       constexpr int H = decltype(half)::value;
       const bool viscous = gradient && p_.viscosity.law != gas::ViscosityLaw::none;
       if (gradient) fill_gradient<H>();
-      if (viscous)
+      if (convective && p_.hybrid()) {
+        if (viscous)
+          fill_faces<H, true, true>(true);
+        else
+          fill_faces<H, false, true>(true);
+      } else if (viscous) {
         fill_faces<H, true>(convective);
-      else if (convective)
+      } else if (convective) {
         fill_faces<H, false>(true);
+      }
     });
   }
 
@@ -307,7 +326,20 @@ class Solver {
   // The faces' fluxes the updates read (update.hpp): along d, the convective
   // ones at faces begin .. end when `convective`, and with Viscous the
   // viscous point values at faces begin - H + 1 .. end + H - 1.
-  template <int H, bool Viscous>
+  // The shock sensor (shock_sensor.hpp) of the owned cells and ghost - 1
+  // layers beyond them, from W with its ghosts filled.
+  void fill_sensor() const {
+    const long r = grid_.ghost - 1;
+    double h_min = h_[0];
+    for (int d = 1; d < Dim; ++d) h_min = std::min(h_min, h_[d]);
+    const ShockSensor<Real, Dim> f{
+        w_, theta_, {inverse_h_[0], inverse_h_[1], inverse_h_[2]}, Real(sensor_eps / h_min), Real(p_.gamma)};
+    for_each_3d("navier_stokes::shock_sensor", Dim == 3 ? grid_.begin(2) - r : grid_.begin(2),
+                Dim == 3 ? grid_.end(2) + r : grid_.end(2), grid_.begin(1) - r, grid_.end(1) + r, grid_.begin(0) - r,
+                grid_.end(0) + r, f);
+  }
+
+  template <int H, bool Viscous, bool Hybrid = false>
   void fill_faces(bool convective) const {
     const Real ih[3] = {inverse_h_[0], inverse_h_[1], inverse_h_[2]};
     long b[3], e[3];
@@ -319,7 +351,9 @@ class Solver {
       lo[D] -= reach, hi[D] += reach + 1;
       // No convective face: an empty [first, last].
       const long first = convective ? b[D] : 1, last = convective ? e[D] : 0;
-      const FaceFluxes<Real, Dim, H, D, Viscous> f{w_, g_, faces_[D], {ih[0], ih[1], ih[2]}, gas_, walls_, first, last};
+      FaceFluxes<Real, Dim, H, D, Viscous, Hybrid> f{w_,   g_,     faces_[D], {ih[0], ih[1], ih[2]},
+                                                     gas_, walls_, first,     last};
+      if constexpr (Hybrid) f.theta = theta_, f.threshold = Real(p_.face_threshold());
       const char* label[3] = {"navier_stokes::faces_x", "navier_stokes::faces_y", "navier_stokes::faces_z"};
       for_each_3d<FacesLaunch>(label[D], lo[2], hi[2], lo[1], hi[1], lo[0], hi[0], f);
     };
@@ -385,9 +419,15 @@ class Solver {
     s.rule.kind = StageKind::rhs;
     with_half_width(p_.order, [&](auto half) {
       constexpr int H = decltype(half)::value;
-      CellUpdate<Real, Dim, H> f = update<H>(s, terms);
-      for_each_3d("navier_stokes::rhs", grid_.begin(2), grid_.end(2), grid_.begin(1), grid_.end(1), grid_.begin(0),
-                  grid_.end(0), f);
+      if (p_.hybrid() && terms == all_terms) {  // the faces' fluxes, as filled with the hybrid's
+        CellUpdate<Real, Dim, H, true> f = update<H, true>(s, terms);
+        for_each_3d("navier_stokes::rhs", grid_.begin(2), grid_.end(2), grid_.begin(1), grid_.end(1), grid_.begin(0),
+                    grid_.end(0), f);
+      } else {
+        CellUpdate<Real, Dim, H> f = update<H>(s, terms);
+        for_each_3d("navier_stokes::rhs", grid_.begin(2), grid_.end(2), grid_.begin(1), grid_.end(1), grid_.begin(0),
+                    grid_.end(0), f);
+      }
     });
   }
 
@@ -423,6 +463,7 @@ class Solver {
   Array4<Real> u_, u_stage_, acc_;
   mutable Array4<Real> w_, g_;
   std::array<Array4<Real>, 3> faces_;  // the fluxes at the faces normal to x, y, z (update.hpp's FaceFluxes)
+  Array4<Real> theta_;                 // the hybrid's shock sensor (shock_sensor.hpp)
   mutable HaloExchange<Real> halo_;
   GasModel<Real> gas_{};
   WallFaces walls_;

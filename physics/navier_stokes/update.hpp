@@ -11,7 +11,9 @@
 // Each cell reads and writes only its own U entries, so out may be in.
 #pragma once
 
+#include "physics/euler/face_flux.hpp"
 #include "physics/navier_stokes/fluxes.hpp"
+#include "physics/navier_stokes/shock_sensor.hpp"
 
 #include <climits>
 
@@ -49,20 +51,48 @@ constexpr int convective_slot = 0, viscous_slot = NCONS, face_slots = NCONS + 4;
 // at every face the kernel runs over (the caller's range: the block's faces
 // and Half - 1 more on each side) into slots 5-8. The nodes are loaded once
 // for both.
-template <class Real, int Dim, int Half, int D, bool Viscous>
+//
+// Hybrid (navier_stokes.convective_flux: hybrid or upwind): a face whose
+// stencil the shock sensor marks (shock_sensor.hpp; theta > threshold, so a
+// threshold below 0 marks every face) takes the upwind flux instead of
+// KEEP's: MUSCL with the van Leer limiter on W and the HLLC Riemann solver,
+// euler's face flux (physics/euler/face_flux.hpp) applied to this W, whose
+// slots are euler's. A face holds one flux whichever it is, and both cells
+// beside it read that one, so the blend is conservative; the choice is the
+// face's alone (the sensor of the cells around it, ghosts included), so it
+// does not depend on the ranks. A wall's face keeps KEEP's two-point flux,
+// which carries no mass through the wall.
+using HybridUpwind = euler::FaceScheme<true, gas::Limiter::vanleer, gas::RiemannSolver::hllc, false>;
+template <int Half>
+inline constexpr int hybrid_reach = Half > 2 ? Half : 2;  // the cells a face's stencils read on each side
+
+template <class Real, int Dim, int Half, int D, bool Viscous, bool Hybrid = false>
 struct FaceFluxes {
   Array4<Real> w, g, faces;
   Real inverse_h[3];
   GasModel<Real> gas;
   WallFaces walls;
   long first, last;
+  Array4<Real> theta;  // Hybrid: the shock sensor of the cells (shock_sensor.hpp)
+  Real threshold = 0;  // Hybrid: a face goes upwind where theta > threshold
   KOKKOS_FORCEINLINE_FUNCTION void operator()(const long k, const long j, const long i) const {
     using Face = FaceFlux<Real, Dim, Half, D>;
     const long face = D == 0 ? i : D == 1 ? j : k;
     gas::KeepNode<Real, 3> node[2 * Half];
     Face::load(w, k, j, i, node);
     if (face >= first && face <= last) {
-      const Flux<Real> f = Face::convective_of(node, gas, walls.on_wall(D, face), all_terms);
+      const bool wall = walls.on_wall(D, face);
+      Flux<Real> f;
+      if constexpr (Hybrid) {
+        if (!wall && shock_at_face<D, hybrid_reach<Half>>(theta, k, j, i, threshold)) {
+          const gas::Conserved<Real> c = euler::FaceFlux<Real, D, HybridUpwind>::flux(w, gas.gamma, k, j, i);
+          f.mass = c.rho, f.momentum[0] = c.mx, f.momentum[1] = c.my, f.momentum[2] = c.mz, f.energy = c.energy;
+        } else {
+          f = Face::convective_of(node, gas, wall, all_terms);
+        }
+      } else {
+        f = Face::convective_of(node, gas, wall, all_terms);
+      }
       faces(convective_slot, k, j, i) = f.mass;
       for (int m = 0; m < 3; ++m) faces(convective_slot + 1 + m, k, j, i) = f.momentum[m];
       faces(convective_slot + 4, k, j, i) = f.energy;
