@@ -71,7 +71,9 @@ std::vector<KeySpec> keys() {
        KeyType::choice,
        "4",
        "order of the central differences: the KEEP split form on 2, 4 or 6 nodes per direction (Kuya and Kawai "
-       "2021) and the viscous terms of the same order; the halo is order - 1 cells deep (order/2 without viscosity)",
+       "2021) and the viscous terms of the same order; the halo is order - 1 cells deep (order/2 without viscosity; "
+       "with convective_flux hybrid or upwind at least "
+       "max(order/2, 2) + 1)",
        {"2", "4", "6"}},
       {"navier_stokes.split",
        KeyType::choice,

@@ -184,7 +184,8 @@ class Solver {
   // The spatial operator's right-hand side L (dU/dt = L) of the current
   // state, only the `terms` of fluxes.hpp, component after component over
   // the owned cells: what the budgets sum, and what the tests hold against
-  // analytic derivatives.
+  // analytic derivatives. With the hybrid flux, all_terms is the hybrid's
+  // and the single terms are KEEP's (so they need not add up to it).
   std::vector<std::vector<Real>> right_hand_side(int terms) const {
     fill_primitives(u_, true, p_.hybrid());
     evaluate(terms);
@@ -323,9 +324,6 @@ class Solver {
                   VelocityGradient<Real, H, 2>{w_, g_, inverse_h_[2]});
   }
 
-  // The faces' fluxes the updates read (update.hpp): along d, the convective
-  // ones at faces begin .. end when `convective`, and with Viscous the
-  // viscous point values at faces begin - H + 1 .. end + H - 1.
   // The shock sensor (shock_sensor.hpp) of the owned cells and ghost - 1
   // layers beyond them, from W with its ghosts filled.
   void fill_sensor() const {
@@ -339,6 +337,10 @@ class Solver {
                 grid_.end(0) + r, f);
   }
 
+  // The faces' fluxes the updates read (update.hpp): along d, the convective
+  // ones at faces begin .. end when `convective` (with Hybrid, KEEP's or the
+  // upwind one by the sensor), and with Viscous the viscous point values at
+  // faces begin - H + 1 .. end + H - 1.
   template <int H, bool Viscous, bool Hybrid = false>
   void fill_faces(bool convective) const {
     const Real ih[3] = {inverse_h_[0], inverse_h_[1], inverse_h_[2]};
