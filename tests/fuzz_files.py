@@ -14,8 +14,10 @@ links reach, the user's own files inside the output folder). The classes:
                    absolute paths, folders, names with '/', empty, very long
                    and non-UTF-8 lines; then --overwrite or --restart
   fixed_keys       --restart CHECKPOINT --set KEY=VALUE with a key that
-                   --list-keys does not mark as changeable on restart:
-                   status 2, and nothing in the folder written or created
+                   --list-keys does not mark as changeable on restart, in
+                   a third of the cases under a former spelling
+                   (euler2d.*, euler.gamma, gas.mu0, ...): status 2, and
+                   nothing in the folder written or created
   non_finite       formulas giving NaN or Inf (0/0, 1/0, sqrt(-1), 1e308*10,
                    ...) for euler's passive scalars and expression.* of
                    euler (1D, 2D, 3D), sod, diffusion and navier_stokes:
@@ -93,6 +95,24 @@ env = dict(os.environ, OMP_PROC_BIND=os.environ.get("OMP_PROC_BIND", "false"), M
 
 def config(name):
     return os.path.join(config_dir, name)
+
+
+# The former spellings of keys (the Python package's table, which cfdrun's
+# KeySpec::former matches): a fixed key given under its former name on
+# --restart must be refused as the present one is.
+_spec = importlib.util.spec_from_file_location(
+    "cfdrun_snapshot", os.path.join(os.path.dirname(config_dir), "apps", "python", "cfdrun", "snapshot.py"))
+_snapshot = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(_snapshot)
+# (solver, present key) -> its former spellings in that solver: a former key
+# of a solver's own section is that solver's; gas.mu0, gas.T0 and gas.S were
+# sod's alone (the other gas solvers never had them: unknown keys there).
+FORMER_SPELLINGS = collections.defaultdict(list)
+for _former, (_present, _values) in _snapshot.FORMER_KEYS.items():
+    if _values is not None:
+        continue
+    _section = _former.split(".")[0]
+    FORMER_SPELLINGS[("sod" if _section == "gas" else _section, _present)].append(_former)
 
 
 def sets(*pairs):
@@ -493,6 +513,16 @@ def fixed_keys(case):
         if value is not None:
             break
     checkpoint = rng.choice(ref["checkpoints"])
+    # A former spelling of the key (a renamed section's, euler2d.*, or a renamed
+    # key's), when it has one, in a third of the cases.
+    formers = list(FORMER_SPELLINGS.get((solver, key), []))
+    for old, new in _snapshot.FORMER_SECTIONS.items():
+        if solver == new and key.startswith(new + "."):
+            formers.append(old + key[len(new):])
+        if solver == new:  # a renamed key of the renamed section: both its former spellings
+            formers += [old + f[len(new):] for f in FORMER_SPELLINGS.get((solver, key), []) if f.startswith(new + ".")]
+    if formers and rng.random() < 0.35:
+        key = rng.choice(formers)
     options = [["--set", f"{key}={value}"]]
     if rng.random() < 0.3:
         options.append(["--set", "output.every=2"])  # a key that may change
