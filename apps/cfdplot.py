@@ -756,13 +756,21 @@ def run_guarded():
     cfdplot runs in this process."""
     import select
     import signal
+    import tempfile
     try:
         read_end, write_end = os.pipe()
+        # The child's stderr, given to this process's once the child has
+        # ended by itself: a child that HDF5 crashed would otherwise leave
+        # the C library's own report ("free(): invalid pointer") beside the
+        # one-line error below.
+        child_stderr = tempfile.TemporaryFile()
         pid = os.fork()
     except OSError:
         return run()
     if pid == 0:
         os.close(read_end)
+        sys.stderr.flush()
+        os.dup2(child_stderr.fileno(), 2)
         import h5py
 
         def marked(method, names_file=False):
@@ -822,6 +830,12 @@ def run_guarded():
             break
         except InterruptedError:
             continue
+    if os.WIFEXITED(status) and not stuck:
+        child_stderr.seek(0)
+        sys.stderr.flush()
+        sys.stderr.buffer.write(child_stderr.read())
+        sys.stderr.flush()
+    child_stderr.close()
     if stuck:
         die(f"{last}: damaged HDF5 file (reading its metadata did not end in {METADATA_SECONDS} s)")
     if os.WIFEXITED(status):
