@@ -8,6 +8,7 @@
 #include "physics/euler/euler_solver.hpp"
 #include "physics/solvers.hpp"
 #include "tests/config_error.hpp"
+#include "tests/host_fields.hpp"
 
 #include <gtest/gtest.h>
 
@@ -16,6 +17,7 @@
 #include <vector>
 
 using namespace cfd::euler;
+using cfd::test::field;
 
 namespace {
 
@@ -34,12 +36,6 @@ void run_to(Solver<double, Dim>& s, double end) {
     ASSERT_GT(dt, 0);
     s.advance(std::min(dt, end - s.time()));
   }
-}
-
-const std::vector<double>& field(const std::vector<cfd::HostField<double>>& fields, const std::string& name) {
-  for (const auto& f : fields)
-    if (f.name == name) return f.values;
-  throw std::logic_error("no field " + name);
 }
 
 // The kinetic energy per unit area of a 2D block: the mean of rho |v|^2 / 2.

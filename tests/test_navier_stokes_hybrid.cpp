@@ -10,6 +10,7 @@
 #include "physics/euler/euler_solver.hpp"
 #include "physics/navier_stokes/navier_stokes_solver.hpp"
 #include "physics/solvers.hpp"
+#include "tests/host_fields.hpp"
 
 #include <gtest/gtest.h>
 
@@ -20,6 +21,7 @@
 #include <vector>
 
 using namespace cfd::navier_stokes;
+using cfd::test::field;
 
 namespace {
 
@@ -30,12 +32,6 @@ constexpr bool have_muparser = false;  // the cases from formulas are skipped
 #endif
 
 Params ns(std::vector<std::string> keys) { return params(cfd::default_case("navier_stokes", keys)); }
-
-const std::vector<double>& field(const std::vector<cfd::HostField<double>>& fields, const std::string& name) {
-  for (const auto& f : fields)
-    if (f.name == name) return f.values;
-  throw std::logic_error("no field " + name);
-}
 
 template <class S>
 void steps(S& s, int n, double dt = 0) {

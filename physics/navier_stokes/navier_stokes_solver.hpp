@@ -419,17 +419,16 @@ class Solver {
     s.base = u_;
     s.out = u_stage_;
     s.rule.kind = StageKind::rhs;
+    const auto over_cells = [&](const auto& f) {
+      for_each_3d("navier_stokes::rhs", grid_.begin(2), grid_.end(2), grid_.begin(1), grid_.end(1), grid_.begin(0),
+                  grid_.end(0), f);
+    };
     with_half_width(p_.order, [&](auto half) {
       constexpr int H = decltype(half)::value;
-      if (p_.hybrid() && terms == all_terms) {  // the faces' fluxes, as filled with the hybrid's
-        CellUpdate<Real, Dim, H, true> f = update<H, true>(s, terms);
-        for_each_3d("navier_stokes::rhs", grid_.begin(2), grid_.end(2), grid_.begin(1), grid_.end(1), grid_.begin(0),
-                    grid_.end(0), f);
-      } else {
-        CellUpdate<Real, Dim, H> f = update<H>(s, terms);
-        for_each_3d("navier_stokes::rhs", grid_.begin(2), grid_.end(2), grid_.begin(1), grid_.end(1), grid_.begin(0),
-                    grid_.end(0), f);
-      }
+      if (p_.hybrid() && terms == all_terms)  // the faces' fluxes, as filled with the hybrid's
+        over_cells(update<H, true>(s, terms));
+      else
+        over_cells(update<H>(s, terms));
     });
   }
 

@@ -82,14 +82,12 @@ struct FaceFluxes {
     Face::load(w, k, j, i, node);
     if (face >= first && face <= last) {
       const bool wall = walls.on_wall(D, face);
+      bool upwind = false;
+      if constexpr (Hybrid) upwind = !wall && shock_at_face<D, hybrid_reach<Half>>(theta, k, j, i, threshold);
       Flux<Real> f;
-      if constexpr (Hybrid) {
-        if (!wall && shock_at_face<D, hybrid_reach<Half>>(theta, k, j, i, threshold)) {
-          const gas::Conserved<Real> c = euler::FaceFlux<Real, D, HybridUpwind>::flux(w, gas.gamma, k, j, i);
-          f.mass = c.rho, f.momentum[0] = c.mx, f.momentum[1] = c.my, f.momentum[2] = c.mz, f.energy = c.energy;
-        } else {
-          f = Face::convective_of(node, gas, wall, all_terms);
-        }
+      if (upwind) {
+        const gas::Conserved<Real> c = euler::FaceFlux<Real, D, HybridUpwind>::flux(w, gas.gamma, k, j, i);
+        f.mass = c.rho, f.momentum[0] = c.mx, f.momentum[1] = c.my, f.momentum[2] = c.mz, f.energy = c.energy;
       } else {
         f = Face::convective_of(node, gas, wall, all_terms);
       }
