@@ -16,5 +16,9 @@ const std::vector<Real>& field(const std::vector<HostField<Real>>& fields, const
     if (f.name == name) return f.values;
   throw std::logic_error("no field " + name);
 }
+// Not of a temporary (field(s.fields(), "rho")): the reference would outlive
+// the fields it points into. Hold them first: const auto f = s.fields().
+template <class Real>
+const std::vector<Real>& field(std::vector<HostField<Real>>&& fields, const std::string& name) = delete;
 
 }  // namespace cfd::test

@@ -63,7 +63,8 @@ std::vector<double> sensor_of(const std::string& vx, const std::string& vy) {
           "navier_stokes.convective_flux=hybrid", "expression.x_min=-1", "expression.x_max=1", "expression.y_min=-1",
           "expression.y_max=1", "expression.rho=1", "expression.p=1", "expression.vx=" + vx, "expression.vy=" + vy}));
   s.set_initial_state();
-  const std::vector<double> theta = field(s.fields(), "shock_sensor");
+  const auto fields = s.fields();
+  const std::vector<double>& theta = field(fields, "shock_sensor");
   std::vector<double> inner;  // cells 4 .. 11 along x and y
   for (int j = 4; j < 12; ++j)
     for (int i = 4; i < 12; ++i) inner.push_back(theta[j * 16 + i]);
@@ -189,7 +190,8 @@ TEST(NavierStokesHybrid, BlendConservesInAPeriodicBox) {
   EXPECT_NEAR(b.mass, a.mass, 1e-13 * a.mass);
   EXPECT_NEAR(b.energy, a.energy, 1e-13 * a.energy);
   for (double m : {b.mom_x, b.mom_y, b.mom_z}) EXPECT_LT(std::fabs(m), 1e-12 * a.mass);
-  const std::vector<double>& theta = field(s.fields(), "shock_sensor");
+  const auto fields = s.fields();
+  const std::vector<double>& theta = field(fields, "shock_sensor");
   const long fired = std::count_if(theta.begin(), theta.end(), [](double t) { return t > 0.05; });
   EXPECT_GT(fired, 0);                       // the upwind flux took part
   EXPECT_LT(fired, long(theta.size()) / 2);  // and KEEP did too
