@@ -6,6 +6,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
@@ -141,8 +142,13 @@ std::size_t edit_distance(const std::string& a, const std::string& b) {
 std::string suggestion(const std::string& word, const std::vector<std::string>& known) {
   std::string best;
   std::size_t best_distance = 3;  // suggest only near misses
+  // Letters' case is no distance: HLLC is hllc.
+  const auto lower = [](std::string s) {
+    for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return s;
+  };
   for (const auto& k : known) {
-    const std::size_t d = edit_distance(word, k);
+    const std::size_t d = edit_distance(lower(word), lower(k));
     if (d < best_distance) best_distance = d, best = k;
   }
   return best.empty() ? "" : " (did you mean '" + best + "'?)";
@@ -219,7 +225,7 @@ Config Config::from_file(const std::string& path, const std::vector<std::string>
   if (std::filesystem::is_directory(path, ec))
     throw ConfigError(path + ": error: this is a folder; give the case file (a .yaml file), e.g. config/kh.yaml");
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw ConfigError(path + ": error: cannot open the case file");
+  if (!in) throw ConfigError(path + ": error: cannot open the case file (" + std::strerror(errno) + ")");
   // Read at most max_case_bytes: a case file is small, and /dev/zero or a
   // wrong path to a large data file must not fill the memory.
   std::string text;
@@ -289,11 +295,18 @@ Config Config::from_string(const std::string& text, const std::string& source_na
   {
     std::istringstream lines(text);
     std::string line;
-    for (long number = 1; std::getline(lines, line); ++number)
+    for (long number = 1; std::getline(lines, line); ++number) {
       if (!line.empty() && line[0] == '%')
         throw ConfigError(source_name + ":" + std::to_string(number) +
                           ":1: error: a line that starts with '%' is a YAML directive; case files have none (quote "
                           "a value that starts with '%')");
+      // yaml-cpp says "illegal map value" or worse for a tab that indents.
+      const size_t content = line.find_first_not_of(" \t");
+      const size_t tab = line.find('\t');
+      if (content != std::string::npos && tab < content && line[content] != '#')
+        throw ConfigError(source_name + ":" + std::to_string(number) + ":" + std::to_string(tab + 1) +
+                          ": error: a tab in the indentation; YAML indents with spaces only");
+    }
   }
   YAML::Node root;
   try {

@@ -75,6 +75,19 @@ TEST(Config, UnknownSectionSuggestsNearMiss) {
   EXPECT_NE(e.find("did you mean 'grid'"), std::string::npos) << e;
 }
 
+// A choice in other letters' case is a near miss (HLLC is hllc); a tab that
+// indents is named as such, not as yaml-cpp's "illegal map value".
+TEST(Config, ChoiceInCapitalsAndTabsAreNamed) {
+  const std::string e = error_of("solver: euler\neuler:\n  riemann: HLLC\n");
+  EXPECT_NE(e.find("case.yaml:3:12"), std::string::npos) << e;
+  EXPECT_NE(e.find("did you mean 'hllc'"), std::string::npos) << e;
+  const std::string t = error_of("solver: euler\neuler:\n\triemann: hllc\n");
+  EXPECT_NE(t.find("case.yaml:3:1: error: a tab in the indentation; YAML indents with spaces only"), std::string::npos)
+      << t;
+  // A tab inside a value or a comment is no indentation.
+  EXPECT_NO_THROW(load("solver: euler\n# a\tcomment\neuler:\n  problem: blast  \t# tab\n"));
+}
+
 TEST(Config, UnknownKeyNamesFileLineColumnAndPath) {
   const std::string e = error_of("solver: diffusion\ngrid:\n  nx: 10\n  nz: 4\n");
   EXPECT_NE(e.find("case.yaml:4:3: error: 'grid.nz': unknown key"), std::string::npos) << e;
