@@ -57,6 +57,9 @@ cases=(
   "ns_density_wave|config/density_wave.yaml||rho vx vy p T"
   "ns_viscous_shock_tube_hybrid|config/viscous_shock_tube.yaml|--set grid.nx=96 --set grid.ny=96 --set time.end_time=0.3 --set output.time_interval=0|rho vx vy p T shock_sensor"
   "ns_supersonic_taylor_green_hybrid|config/supersonic_taylor_green.yaml|--set grid.nx=24 --set grid.ny=24 --set grid.nz=24 --set time.end_time=1 --set output.time_interval=0|rho vx vy vz p T shock_sensor"
+  "kh_sources|config/kh.yaml|--set grid.nx=96 --set grid.ny=80 --set time.end_time=0.1 --set output.time_interval=0 --set sources.momentum_y=-0.5*rho --set sources.energy=-0.5*rho*vy+(x<0.5?0.25*t:-0.1*p) --set sources.dt_bound=0.002+0*x|rho vx vy vz p"
+  "blast3d_sources_cooling|config/blast3d.yaml|--set grid.nx=30 --set grid.ny=28 --set grid.nz=26 --set time.end_time=0.05 --set output.time_interval=0 --set sources.energy=-0.05*rho*rho*sqrt(p/rho)*(p>0.2) --set sources.momentum_z=0.3*rho*(z>0.5)|rho vx vy vz p"
+  "ns_taylor_green_sources|config/taylor_green.yaml|--set grid.nx=24 --set grid.ny=20 --set grid.nz=18 --set time.end_time=0.3 --set output.time_interval=0 --set sources.momentum_x=0.1*rho*(y>3)-0.05*vx|rho vx vy vz p T"
 )
 
 usage() {

@@ -19,10 +19,11 @@ std::map<std::string, double> case_constants(const Config& c) {
   return constants;
 }
 
-Expression case_formula(const Config& c, const std::string& path, const std::map<std::string, double>& constants) {
+Expression case_formula(const Config& c, const std::string& path, const std::map<std::string, double>& constants,
+                        const std::vector<std::string>& variables) {
   const std::string& text = c.get_string(path);
   try {
-    return Expression(text, constants);
+    return Expression(text, constants, variables);
   } catch (const ExpressionError& e) {
     // The formula around the column, at most 60 characters either side, and
     // the message at most 200: a message never echoes a 40 KB formula.

@@ -11,6 +11,7 @@
 
 #include <map>
 #include <string>
+#include <vector>
 
 namespace cfd {
 
@@ -23,6 +24,8 @@ std::map<std::string, double> case_constants(const Config& c);
 
 // The formula of key `path`, parsed with `constants`; a bad one is refused
 // (Config::reject) with the column and a caret under it.
-Expression case_formula(const Config& c, const std::string& path, const std::map<std::string, double>& constants);
+// `variables` are read besides x, y, z, t (a source term's rho, vx, ...).
+Expression case_formula(const Config& c, const std::string& path, const std::map<std::string, double>& constants,
+                        const std::vector<std::string>& variables = {});
 
 }  // namespace cfd

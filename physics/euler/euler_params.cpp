@@ -5,6 +5,7 @@
 #include "core/run/shared_keys.hpp"
 #include "physics/gas/gas_keys.hpp"
 
+#include <algorithm>
 #include <map>
 #include <memory>
 #include <string>
@@ -162,6 +163,7 @@ std::vector<KeySpec> keys() {
   k.insert(k.end(), rest.begin(), rest.end());
   for (auto& o : gas::problem_keys(problems(), "euler.problem")) k.push_back(o);
   for (auto& o : inflow_keys()) k.push_back(o);
+  for (auto& o : gas::source_keys("euler.scalars")) k.push_back(o);
   for (int n = 1; n <= max_scalars; ++n) {
     KeySpec s{"scalars.s" + std::to_string(n), KeyType::string, "0",
               "initial concentration of passive scalar " + std::to_string(n) +
@@ -173,6 +175,15 @@ std::vector<KeySpec> keys() {
   }
   // Keys that act only with a choice of another: given otherwise, refused.
   for (auto& spec : k) {
+    // The constants serve every formula of a case (source terms, scalars,
+    // inflow sides), whatever the problem: params() refuses those that no
+    // formula reads.
+    if (spec.path == "constants.*") {
+      spec.belongs_to.clear();
+      spec.help =
+          "constants named by the user (constants: {y0: 0.5, w: 0.02}), for the formulas of the case "
+          "(expression.*, scalars.*, inflow sides, sources.*)";
+    }
     if (spec.path == "euler.limiter") spec.belongs_to = "euler.reconstruction=plm", spec.only_warn = true;
     if (spec.path == "time.end_time") spec.belongs_to = "time.steps=0", spec.only_warn = true;
   }
@@ -265,12 +276,20 @@ Params params(const Config& c) {
     auto f = std::make_shared<const Expression>(case_formula(c, key, constants));
     p.scalar_initial.push_back([f](double x, double y, double z) { return (*f)(x, y, z); });
   }
+  p.sources = gas::read_sources(c, p.scalars, p.nz > 1);
+  const auto& sides = p.sides();
+  const bool inflow = std::find(sides.begin(), sides.end(), BoundaryKind::inflow) != sides.end();
+  const auto named = c.keys_in("constants");
+  if (!named.empty() && prob != "expression" && !any_formula && !inflow && !p.sources.any())
+    c.reject("constants." + named.front(),
+             "no formula of this case reads the constants (they serve euler.problem: expression, scalars.*, inflow "
+             "sides and sources.*); remove them");
   // The fused stage has no source terms, no viscosity and carries no scalars: with any
   // the split kernels run, whatever euler.kernels says (the two give
   // the same bits, so the key is a choice of speed). Not refused: a
   // checkpoint's stored configuration holds the key's default, true.
   // (3D grids have a fused stage of their own, stage_3d.hpp.)
-  if (p.has_gravity() || p.scalars > 0 || p.viscous()) p.fused_stage = false;
+  if (p.has_gravity() || p.scalars > 0 || p.viscous() || p.sources.any()) p.fused_stage = false;
 
   check_end_time(c, p.steps, p.end_time, p.output_interval);
   if (p.original_faces && p.riemann != gas::RiemannSolver::hlle)

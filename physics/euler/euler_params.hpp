@@ -12,6 +12,7 @@
 #include "physics/gas/limiters.hpp"
 #include "physics/gas/problems/problem.hpp"
 #include "physics/gas/riemann_solvers.hpp"
+#include "physics/gas/user_sources.hpp"
 
 #include <array>
 #include <functional>
@@ -63,6 +64,9 @@ struct Params : gas::Setting {
   // split kernels carry them.
   int scalars = 0;
   std::vector<std::function<double(double x, double y, double z)>> scalar_initial;
+  // The user's source terms (sources.*, physics/gas/user_sources.hpp); the
+  // split kernels apply them after gravity.
+  gas::SourceTerms sources;
 };
 
 std::vector<KeySpec> keys();

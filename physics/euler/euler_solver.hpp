@@ -108,10 +108,11 @@ class Solver {
       throw std::logic_error(me + "Params without a problem (make them with euler::params)");
     if (grid_.ndim != Dim || (Dim == 2 && p.three_d())) throw std::logic_error(me + "a grid of another dimension");
     if (Dim == 3 && p.original_faces) throw std::logic_error(me + "the tutorial's faces are 2D only");
-    if ((p.has_gravity() || p.scalars > 0 || p.viscous()) && p.fused_stage)
-      throw std::logic_error(me +
-                             "gravity, scalars or viscosity with the fused stage (euler::params chooses the split "
-                             "kernels)");
+    if ((p.has_gravity() || p.scalars > 0 || p.viscous() || p.sources.any()) && p.fused_stage)
+      throw std::logic_error(
+          me +
+          "gravity, scalars, sources or viscosity with the fused stage (euler::params chooses the split "
+          "kernels)");
     if (int(p.scalar_initial.size()) != p.scalars)
       throw std::logic_error(me + "an initial concentration for each passive scalar");
     // Widths as the tutorial takes them: differences of face coordinates
@@ -131,6 +132,14 @@ class Solver {
       }
       Kokkos::deep_copy(width_[d], widths);
       Kokkos::deep_copy(inverse_[d], inverses);
+    }
+    if (p.sources.any()) {
+      // The formulas read cell centres as the initial state's formulas do.
+      std::vector<double> centres[3];
+      for (int d = 0; d < 3; ++d)
+        for (long k = 0; k < grid_.extent(d); ++k)
+          centres[d].push_back(d < Dim ? centre(d, grid_.global_index(d, k)) : 0.0);
+      sources_ = gas::device_sources<Real>(p.sources, centres);
     }
   }
 
@@ -196,6 +205,25 @@ class Solver {
   // otherwise a kernel finds it, from the primitives as the face scheme
   // takes them (by a reciprocal, or the tutorial's divisions).
   double allowed_dt() const {
+    const double gas = gas_allowed_dt();
+    if (!p_.sources.bounded) return gas;
+    const Real bound = source_dt_bound();
+    return !(bound > Real(0)) ? -1.0 : gas < 0 ? gas : std::min(gas, static_cast<double>(bound));
+  }
+
+  // The minimum of sources.dt_bound over this block's cells.
+  Real source_dt_bound() const {
+    const gas::SourceDtBound<Real, State> bound{sources_, u_, Real(p_.gamma), p_.scalars, time_};
+    if constexpr (Dim == 3)
+      return min_3d<Real>("euler::source_dt_bound", grid_.begin(2), grid_.end(2), grid_.begin(1), grid_.end(1),
+                          grid_.begin(0), grid_.end(0), bound);
+    else
+      return min_2d<Kokkos::Iterate::Right, Real>("euler::source_dt_bound", int(grid_.begin(1)), int(grid_.end(1)),
+                                                  int(grid_.begin(0)), int(grid_.end(0)), 1, bound);
+  }
+
+  // The gas's own bound (convective and viscous, time.cfl and time.fourier).
+  double gas_allowed_dt() const {
     const auto block_bound = [&](auto reciprocal) {
       constexpr bool R = decltype(reciprocal)::value;
       if constexpr (Dim == 3)
@@ -269,6 +297,12 @@ class Solver {
   // pressure; "" if none.
   std::string fault() const {
     const long first = first_bad_cell();
+    if (first < 0 && p_.sources.bounded) {
+      const double bound = dec_.comm.min(static_cast<double>(source_dt_bound()));
+      if (!(bound > 0))
+        return "sources.dt_bound gives " + format_real(bound) + " at step " + std::to_string(step_) +
+               ", t = " + format_real(time_) + ": a bound on the step must be positive";
+    }
     if (first < 0) return "";
     const std::array<long, 3> g = global_cell(first, grid_);
     // The rank that holds the cell reads its values.
@@ -303,7 +337,10 @@ class Solver {
     // u_in around each cell, so no stage of it may write its input
     // (runge_kutta.hpp); the split kernels read u_in at its own cell only
     // (and W), so they update in place. Either way the same arithmetic.
-    const auto at_time = [&](double c) { inflow_ghosts(time_ + c * dt); };
+    const auto at_time = [&](double c) {
+      stage_time_ = time_ + c * dt;
+      inflow_ghosts(stage_time_);
+    };
     const auto one_stage = [&](const State& u_base, const State& u_in, const State& u_out, Real a, Real b, Real h,
                                bool last) { return stage(u_base, u_in, u_out, a, b, h, last); };
     dt_bound_ = ssp_step(p_.integrator, p_.fused_stage, u_, u_stage_, u_stage2_, Real(dt), at_time, one_stage);
@@ -725,6 +762,10 @@ class Solver {
           "euler::gravity", j0, j1, i0, i1, 1,
           GravitySource<Real, Array3<Real>>{
               w_, u_out, fx_, fy_, {}, Real(p_.gravity[0]), Real(p_.gravity[1]), Real(0), b * dt});
+    if (sources_.count > 0)
+      for_each_2d<Kokkos::Iterate::Right>(
+          "euler::sources", j0, j1, i0, i1, 1,
+          gas::ApplySources<Real, State>{sources_, w_, u_out, int(NPRIM), p_.scalars, stage_time_, b * dt});
     primitives(u_out);
   }
 
@@ -789,6 +830,10 @@ class Solver {
           for_each_3d("euler::gravity", k0, k1, j0, j1, i0, i1,
                       GravitySource<Real, Array4<Real>>{w_, u_out, fx_, fy_, fz_, Real(p_.gravity[0]),
                                                         Real(p_.gravity[1]), Real(p_.gravity[2]), b * dt});
+        if (sources_.count > 0)
+          for_each_3d(
+              "euler::sources", k0, k1, j0, j1, i0, i1,
+              gas::ApplySources<Real, State>{sources_, w_, u_out, int(NPRIM_3D), p_.scalars, stage_time_, b * dt});
       }
     });
     return bound;
@@ -802,8 +847,10 @@ class Solver {
   std::array<Array1<Real>, 3> width_, inverse_;  // cell widths and their reciprocals along x, y (and z)
   InflowGhosts<Real> inflow_;                    // the inflow sides' ghost values (before halo_, which holds them)
   HaloExchange<Real> halo_;
+  gas::DeviceSources<Real> sources_;  // the user's source terms (sources.*), none: count 0
   long step_ = 0;
   double time_ = 0;
+  double stage_time_ = 0;  // the time the stage's input stands for (advance's at_time)
   // The fused stage's bound on the next dt, found by the last stage of a
   // step; not known after U was set from outside a step.
   Real dt_bound_ = 0;

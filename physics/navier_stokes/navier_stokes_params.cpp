@@ -138,7 +138,16 @@ std::vector<KeySpec> keys() {
   const std::vector<KeySpec> gas_keys = gas::gas_keys(gas);
   k.insert(after_numerics, gas_keys.begin(), gas_keys.end());
   for (auto& o : gas::problem_keys(problems(), "navier_stokes.problem")) k.push_back(o);
+  for (auto& o : gas::source_keys()) k.push_back(o);
   for (auto& spec : k) {
+    // The constants serve the source terms too, whatever the problem:
+    // params() refuses those that no formula reads.
+    if (spec.path == "constants.*") {
+      spec.belongs_to.clear();
+      spec.help =
+          "constants named by the user (constants: {y0: 0.5}), for the formulas of the case (expression.*, "
+          "sources.*)";
+    }
     if (spec.path == "time.end_time") spec.belongs_to = "time.steps=0", spec.only_warn = true;
     if (spec.path == "navier_stokes.sensor_threshold")
       spec.belongs_to = "navier_stokes.convective_flux=hybrid", spec.only_warn = true;
@@ -207,6 +216,12 @@ Params params(const Config& c) {
   p.output_interval = c.get_real("output.time_interval");
   p.initial = p.problem->state(c, p);  // may set the viscosity from a Reynolds number
   gas::complete_viscosity(c, p.viscosity, prob);
+  p.sources = gas::read_sources(c, 0, p.nz > 1);
+  const auto named = c.keys_in("constants");
+  if (!named.empty() && prob != "expression" && !p.sources.any())
+    c.reject("constants." + named.front(),
+             "no formula of this case reads the constants (they serve navier_stokes.problem: expression and "
+             "sources.*); remove them");
 
   check_end_time(c, p.steps, p.end_time, p.output_interval);
   // A fixed step that would take more steps than time.steps may count is

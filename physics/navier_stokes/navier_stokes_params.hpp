@@ -11,6 +11,7 @@
 #include "physics/gas/integrators.hpp"
 #include "physics/gas/problems/problem.hpp"
 #include "physics/gas/transport.hpp"
+#include "physics/gas/user_sources.hpp"
 
 #include <array>
 
@@ -46,6 +47,9 @@ struct Params : gas::Setting {
   ConvectiveFlux convective_flux = ConvectiveFlux::keep;
   double sensor_threshold = 0.1;  // navier_stokes.sensor_threshold
   double output_interval = 0;
+  // The user's source terms (sources.*, physics/gas/user_sources.hpp), added
+  // after each stage's update by the stage's rule.
+  gas::SourceTerms sources;
 
   bool hybrid() const { return convective_flux != ConvectiveFlux::keep; }
   // The sensor's threshold as the kernels take it: below 0 (every face

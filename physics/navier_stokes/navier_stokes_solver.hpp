@@ -82,6 +82,13 @@ class Solver {
       if (p.side(d, 0).is_wall() && !dec_.has_neighbour(d, 0)) walls_.lo[d] = grid_.begin(d);
       if (p.side(d, 1).is_wall() && !dec_.has_neighbour(d, 1)) walls_.hi[d] = grid_.end(d);
     }
+    if (p.sources.any()) {
+      std::vector<double> centres[3];
+      for (int d = 0; d < 3; ++d)
+        for (long k = 0; k < grid_.extent(d); ++k)
+          centres[d].push_back(d < Dim ? centre(d, grid_.global_index(d, k)) : 0.0);
+      sources_ = gas::device_sources<Real>(p.sources, centres);
+    }
   }
 
   double centre(int d, long g) const { return p_.lo[d] + (static_cast<double>(g) + 0.5) * h_[d]; }
@@ -125,7 +132,17 @@ class Solver {
                          u_, {Real(h_[0]), Real(h_[1]), Real(h_[2])}, curvature, gas_, Real(p_.cfl), Real(p_.fourier)});
     if (local < Real(0) || !(local == local)) return -1.0;
     // A fixed step is taken as long as the state is physical.
-    return p_.fixed_dt > 0 ? p_.fixed_dt : static_cast<double>(local);
+    const double gas = p_.fixed_dt > 0 ? p_.fixed_dt : static_cast<double>(local);
+    if (!p_.sources.bounded) return gas;
+    const Real bound = source_dt_bound();
+    return !(bound > Real(0)) ? -1.0 : std::min(gas, static_cast<double>(bound));
+  }
+
+  // The minimum of sources.dt_bound over this block's cells.
+  Real source_dt_bound() const {
+    return min_3d<Real>("navier_stokes::source_dt_bound", grid_.begin(2), grid_.end(2), grid_.begin(1), grid_.end(1),
+                        grid_.begin(0), grid_.end(0),
+                        gas::SourceDtBound<Real, Array4<Real>>{sources_, u_, Real(p_.gamma), 0, time_});
   }
 
   std::string fault() const {
@@ -136,6 +153,12 @@ class Solver {
           const CellState<Real> s = cell_state(u, k, j, i, gas);
           return !(s.rho > 0) || !(s.p > 0);
         });
+    if (first < 0 && p_.sources.bounded) {
+      const double bound = dec_.comm.min(static_cast<double>(source_dt_bound()));
+      if (!(bound > 0))
+        return "sources.dt_bound gives " + format_real(bound) + " at step " + std::to_string(step_) +
+               ", t = " + format_real(time_) + ": a bound on the step must be positive";
+    }
     if (first < 0) return "";
     const std::array<long, 3> g = global_cell(first, grid_);
     return "non-physical state at step " + std::to_string(step_) + ", t = " + format_real(time_) +
@@ -162,6 +185,7 @@ class Solver {
         rule.w_acc = c.w_acc.template as<Real>();
         rule.dt = c.w_out.scaled(h);  // w_out dt, as dt * num / den
       }
+      stage_time_ = time_ + c.time.value() * dt;
       stage(s == 0 ? u_ : u_stage_, {u_, last ? u_ : u_stage_, rule});
     }
     ++step_;
@@ -402,6 +426,9 @@ class Solver {
       for_each_3d<StageUpdateLaunch>("navier_stokes::update", grid_.begin(2), grid_.end(2), grid_.begin(1),
                                      grid_.end(1), grid_.begin(0), grid_.end(0), f);
     });
+    if (sources_.count > 0)
+      for_each_3d("navier_stokes::sources", grid_.begin(2), grid_.end(2), grid_.begin(1), grid_.end(1), grid_.begin(0),
+                  grid_.end(0), StageSources<Real>{sources_, w_, s.out, acc_, s.rule, stage_time_});
   }
 
   // The budget rates of the terms `terms` of the state whose W and G are
@@ -472,6 +499,8 @@ class Solver {
   Real inverse_h_[3];
   long step_ = 0;
   double time_ = 0;
+  double stage_time_ = 0;             // the time the stage's input stands for
+  gas::DeviceSources<Real> sources_;  // the user's source terms (sources.*), none: count 0
 };
 
 }  // namespace cfd::navier_stokes

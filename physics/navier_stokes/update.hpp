@@ -12,6 +12,7 @@
 #pragma once
 
 #include "physics/euler/face_flux.hpp"
+#include "physics/gas/user_sources.hpp"
 #include "physics/navier_stokes/fluxes.hpp"
 #include "physics/navier_stokes/shock_sensor.hpp"
 
@@ -219,6 +220,35 @@ struct CellUpdate {
             acc(c, k, j, i) = rule.first ? L[c] : acc(c, k, j, i) + rule.w_acc * L[c];
             out(c, k, j, i) = base(c, k, j, i) + rule.dt * L[c];
           }
+          break;
+      }
+    }
+  }
+};
+
+// The user's source terms S (sources.*) of a stage, added to what the
+// update wrote by the same rule as L: S is evaluated from W (the stage's
+// input, which the update leaves as it found it) at the stage's time.
+template <class Real>
+struct StageSources {
+  gas::DeviceSources<Real> s;
+  Array4<Real> w, out, acc;
+  StageRule<Real> rule;
+  double t;
+  KOKKOS_INLINE_FUNCTION void operator()(const long k, const long j, const long i) const {
+    double in[gas::source_inputs];
+    gas::source_detail::place(in, s, t, k, j, i);
+    for (int v = 0; v < 5; ++v) in[4 + v] = double(w(v, k, j, i));
+    for (int v = 9; v < gas::source_inputs; ++v) in[v] = 0.0;
+    for (int n = 0; n < s.count; ++n) {
+      const int c = s.rows(n);
+      const Real S = Real(evaluate(s.programs(n), in));
+      switch (rule.kind) {
+        case StageKind::ssp: out(c, k, j, i) += rule.b * (rule.dt * S); break;
+        case StageKind::rhs: out(c, k, j, i) += S; break;
+        case StageKind::rk4:
+          if (!rule.last) acc(c, k, j, i) += rule.first ? S : rule.w_acc * S;
+          out(c, k, j, i) += rule.dt * S;
           break;
       }
     }

@@ -88,11 +88,15 @@ class Snapshots(unittest.TestCase):
                         "time.end_time=0.2"], check=True, capture_output=True)
         then, now = s.config, cfdrun.open_snapshot(os.path.join(own, "euler2d_00000032.h5")).config
         # Every key of then is there now; the only keys added since are the
-        # gas's and the viscosity's (cfdrun 0.2), at the Euler equations'.
+        # gas's and the viscosity's (cfdrun 0.2), at the Euler equations',
+        # and the source terms' (none).
         self.assertLessEqual(set(then), set(now))
         added = set(now) - set(then)
         self.assertLessEqual(added, {"gas.R", "gas.Pr", "time.fourier", "viscosity.law", "viscosity.mu",
-                                     "viscosity.T0", "viscosity.S", "viscosity.exponent"})
+                                     "viscosity.T0", "viscosity.S", "viscosity.exponent", "sources.mass",
+                                     "sources.momentum_x", "sources.momentum_y", "sources.momentum_z",
+                                     "sources.energy", "sources.dt_bound"})
+        self.assertEqual({now[k] for k in added if k.startswith("sources.")}, {"0", "none"})
         self.assertEqual(now["viscosity.law"], "none")
         self.assertEqual({k for k in then if then[k] != now[k]}, {"time.end_time", "output.dir"})
 
