@@ -300,12 +300,6 @@ Config Config::from_string(const std::string& text, const std::string& source_na
         throw ConfigError(source_name + ":" + std::to_string(number) +
                           ":1: error: a line that starts with '%' is a YAML directive; case files have none (quote "
                           "a value that starts with '%')");
-      // yaml-cpp says "illegal map value" or worse for a tab that indents.
-      const size_t content = line.find_first_not_of(" \t");
-      const size_t tab = line.find('\t');
-      if (content != std::string::npos && tab < content && line[content] != '#')
-        throw ConfigError(source_name + ":" + std::to_string(number) + ":" + std::to_string(tab + 1) +
-                          ": error: a tab in the indentation; YAML indents with spaces only");
     }
   }
   YAML::Node root;
@@ -334,6 +328,17 @@ Config Config::from_string(const std::string& text, const std::string& source_na
                                 ? "nested too deeply ([ ] or { } inside each other hundreds of times); the sections of "
                                   "a case file are one or two levels deep"
                                 : e.msg;
+    // A tab that indents, on the line yaml-cpp stopped at or before it, is
+    // what went wrong ("illegal map value" says nothing of it). Only when
+    // parsing failed: YAML allows tabs inside block scalars and values.
+    std::istringstream lines(text);
+    std::string line;
+    for (long number = 1; std::getline(lines, line) && number <= e.mark.line + 1; ++number) {
+      const size_t content = line.find_first_not_of(" \t"), tab = line.find('\t');
+      if (content != std::string::npos && tab < content && line[content] != '#')
+        throw ConfigError(source_name + ":" + std::to_string(number) + ":" + std::to_string(tab + 1) +
+                          ": error: a tab in the indentation; YAML indents with spaces only");
+    }
     throw ConfigError(source_name + ":" + std::to_string(e.mark.line + 1) + ":" + std::to_string(e.mark.column + 1) +
                       ": error: YAML syntax: " + why);
   }

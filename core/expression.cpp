@@ -4,6 +4,7 @@
 #include <muParser.h>
 #endif
 
+#include <algorithm>
 #include <cctype>
 #include <cstring>
 #include <map>
@@ -164,8 +165,6 @@ FormulaProgram Expression::program() const {
   const auto too_long = [&](const std::string& what) {
     return ExpressionError("the formula is too long to run in a kernel (" + what + ")", 1);
   };
-  if (p.GetByteCode().GetMaxStackSize() > size_t(FormulaProgram::max_stack))
-    throw too_long("it nests deeper than " + std::to_string(FormulaProgram::max_stack) + " values");
   FormulaProgram program;
   const double* input = parser_->input.data();
   for (const mu::SToken* token = p.GetByteCode().GetBase(); token->Cmd != mu::cmEND; ++token) {
@@ -207,6 +206,55 @@ FormulaProgram Expression::program() const {
         throw ExpressionError("a part of this formula cannot run in a kernel", 1);
     }
   }
+  // The stack's depth, walked through the program: muparser's own count
+  // (GetMaxStackSize) never takes back a branch of ?:, so it refuses a
+  // short piecewise formula. A branch starts from the depth after its
+  // condition; both leave one value.
+  int depth = 0, deepest = 0;
+  std::vector<int> branch;  // the depth at each open ?:'s branches
+  for (int n = 0; n < program.size; ++n) {
+    const FormulaProgram::Operation& o = program.operation[n];
+    switch (o.op) {
+      case FormulaOp::constant:
+      case FormulaOp::variable: ++depth; break;
+      case FormulaOp::jump_if_zero: branch.push_back(--depth); break;
+      case FormulaOp::jump: depth = branch.back(); break;
+      case FormulaOp::end_if:
+        depth = branch.back() + 1;
+        branch.pop_back();
+        break;
+      case FormulaOp::sum:
+      case FormulaOp::avg:
+      case FormulaOp::min:
+      case FormulaOp::max: depth -= o.arg - 1; break;
+      case FormulaOp::negate:
+      case FormulaOp::unary_plus:
+      case FormulaOp::sin:
+      case FormulaOp::cos:
+      case FormulaOp::tan:
+      case FormulaOp::asin:
+      case FormulaOp::acos:
+      case FormulaOp::atan:
+      case FormulaOp::sinh:
+      case FormulaOp::cosh:
+      case FormulaOp::tanh:
+      case FormulaOp::asinh:
+      case FormulaOp::acosh:
+      case FormulaOp::atanh:
+      case FormulaOp::log2:
+      case FormulaOp::log10:
+      case FormulaOp::log:
+      case FormulaOp::exp:
+      case FormulaOp::sqrt:
+      case FormulaOp::sign:
+      case FormulaOp::rint:
+      case FormulaOp::abs: break;
+      default: --depth; break;  // the binary operators and atan2
+    }
+    deepest = std::max(deepest, depth);
+  }
+  if (deepest > FormulaProgram::max_stack)
+    throw too_long("it nests deeper than " + std::to_string(FormulaProgram::max_stack) + " values");
   return program;
 }
 #endif

@@ -84,7 +84,9 @@ TEST(Config, ChoiceInCapitalsAndTabsAreNamed) {
   const std::string t = error_of("solver: euler\neuler:\n\triemann: hllc\n");
   EXPECT_NE(t.find("case.yaml:3:1: error: a tab in the indentation; YAML indents with spaces only"), std::string::npos)
       << t;
-  // A tab inside a value or a comment is no indentation.
+  // A tab inside a value, a comment or a block scalar is no indentation.
+  EXPECT_EQ(error_of("solver: euler\neuler:\n  problem: >\n    \tblast\n").find("a tab in the indentation"),
+            std::string::npos);
   EXPECT_NO_THROW(load("solver: euler\n# a\tcomment\neuler:\n  problem: blast  \t# tab\n"));
 }
 

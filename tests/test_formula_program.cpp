@@ -63,7 +63,7 @@ struct FormulaMaker {
     switch (pick(7)) {
       case 0:
       case 1: {
-        const int n = arithmetic ? pick(12) : pick(13);
+        const int n = pick(13);
         const std::string op = binary[n == 4 && arithmetic ? 0 : n];
         return "(" + make(depth - 1) + op + make(depth - 1) + ")";
       }
@@ -152,6 +152,19 @@ TEST(FormulaProgram, VariablesComeInTheirOrder) {
   const FormulaProgram branches = pick.program();
   const double q[4][4] = {{-1, -1, 0, 0}, {-1, 1, 0, 0}, {1, -1, 0, 0}, {1, 1, 0, 0}};
   for (int k = 0; k < 4; ++k) EXPECT_EQ(cfd::evaluate(branches, q[k]), k + 1.0);
+}
+
+// The depth is the program's own: a piecewise curve of seven pieces needs
+// three values at most (muparser's count, which never takes back a branch
+// of ?:, says 17).
+TEST(FormulaProgram, APiecewiseCurveIsShallow) {
+  if (!have_muparser) GTEST_SKIP() << "built without muparser";
+  std::string curve = "0";
+  for (int k = 1; k <= 7; ++k) curve += " + (p < " + std::to_string(k) + " ? " + std::to_string(10 * k) + " : 0)";
+  const Expression e(curve, {}, variables);
+  const FormulaProgram program = e.program();
+  const double in[inputs] = {0, 0, 0, 0, 1, 3.5, 0};  // p = 3.5: the pieces 4 to 7
+  EXPECT_EQ(cfd::evaluate(program, in), 40.0 + 50 + 60 + 70);
 }
 
 TEST(FormulaProgram, ATooLongFormulaIsRefusedSayingWhy) {

@@ -125,6 +125,11 @@ TEST(UserSources, TheStepObeysTheSourcesBound) {
   broken.set_initial_state();
   EXPECT_EQ(broken.allowed_dt(), -1.0);
   EXPECT_NE(broken.fault().find("sources.dt_bound gives -0.375"), std::string::npos) << broken.fault();
+  // So is one that is not a number in some cell (a minimum would skip it).
+  Solver<double, 2> nan(uniform(4, 1, 1, {"sources.energy=-p", "sources.dt_bound=sqrt(x - 0.5)"}));
+  nan.set_initial_state();
+  EXPECT_EQ(nan.allowed_dt(), -1.0);
+  EXPECT_NE(nan.fault().find("sources.dt_bound gives nan or -inf"), std::string::npos) << nan.fault();
 }
 
 // A constant acceleration g given as a force rho g and its work rho v g: the

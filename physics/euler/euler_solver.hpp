@@ -300,8 +300,11 @@ class Solver {
     if (first < 0 && p_.sources.bounded) {
       const double bound = dec_.comm.min(static_cast<double>(source_dt_bound()));
       if (!(bound > 0))
-        return "sources.dt_bound gives " + format_real(bound) + " at step " + std::to_string(step_) +
-               ", t = " + format_real(time_) + ": a bound on the step must be positive";
+        return "sources.dt_bound gives " +
+               (bound <= -double(Kokkos::reduction_identity<Real>::min()) ? std::string("nan or -inf")
+                                                                          : format_real(bound)) +
+               " at step " + std::to_string(step_) + ", t = " + format_real(time_) +
+               ": a bound on the step must be positive";
     }
     if (first < 0) return "";
     const std::array<long, 3> g = global_cell(first, grid_);

@@ -1,7 +1,8 @@
 // The time-step contract of the gas solvers (sod, euler, navier_stokes).
 // Each part of the physics gives its own bound on dt without a safety
 // factor: convection convective_dt_bound, viscosity and heat conduction
-// viscous_dt_bound (sources have none yet). One function, allowed_dt,
+// viscous_dt_bound; the user's source terms their sources.dt_bound
+// (user_sources.hpp), which the solvers take as it is. One function, allowed_dt,
 // applies the factors: time.cfl to the convective bound, time.fourier to the
 // viscous one, so that time.cfl means one thing in every gas solver:
 //

@@ -133,7 +133,10 @@ struct SourceDtBound {
     for (int v = 0; v < 5; ++v) in[4 + v] = prims[v];
     for (int k = 0; k < max_source_scalars; ++k)
       in[9 + k] = k < scalars ? double(u(NCONS + k, at...) / u(IDN, at...)) : 0.0;
-    return Real(evaluate(s.dt_bound, in));
+    // A NaN would never win the minimum: it is the lowest Real instead, so
+    // that the step is refused and fault() names it.
+    const Real bound = Real(evaluate(s.dt_bound, in));
+    return bound == bound ? bound : -Kokkos::reduction_identity<Real>::min();
   }
 };
 
