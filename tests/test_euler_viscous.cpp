@@ -18,6 +18,7 @@
 
 using namespace cfd::euler;
 using cfd::test::field;
+using cfd::test::run_to;
 
 namespace {
 
@@ -27,15 +28,6 @@ Params viscous(const std::string& problem, long nx, long ny, long nz, std::vecto
                              "euler.riemann=hllc", "euler.integrator=rk3"});
   if (nz > 1) more.push_back("time.cfl=0.3");
   return params(cfd::default_case("euler", more));
-}
-
-template <int Dim>
-void run_to(Solver<double, Dim>& s, double end) {
-  while (s.time() < end * (1 - 1e-14)) {
-    const double dt = s.allowed_dt();
-    ASSERT_GT(dt, 0);
-    s.advance(std::min(dt, end - s.time()));
-  }
 }
 
 // The kinetic energy per unit area of a 2D block: the mean of rho |v|^2 / 2.
