@@ -191,7 +191,7 @@ def frame_of(snap, path, a):
     fields = snap.field_names
     solver, step, time = snap.solver, snap.step, snap.time
     if a.field and a.field not in fields:
-        die(f"{path}: no field '{a.field}' (fields: {', '.join(fields)})")
+        die(f"{path}: no field '{a.field}' (fields: {', '.join(fields)}){cfdrun.snapshot.suggestion(a.field, fields)}")
     fr = {"solver": solver, "step": step, "time": time, "title": f"{solver}, step {step}, t = {time:.6g}"}
     x = snap.x
     if a.slice and snap.ndim != 3:
@@ -266,14 +266,23 @@ def log_norm(lo_positive, hi):
 
 
 def colour_bar(fig, mappable, ax, label, extend):
-    """The colour bar; on a log scale of under two decades its ticks read
-    1.2, 1.4, ... rather than 1.2 x 10^0."""
-    bar = fig.colorbar(mappable, ax=ax, label=label, extend=extend)
+    """The colour bar, as long as the picture's side: beside it, or under
+    it for a picture much wider than tall (new_figure). On a log scale of
+    under two decades its ticks read 1.2, 1.4, ... rather than 1.2 x 10^0."""
+    from mpl_toolkits.axes_grid1 import make_axes_locatable
+    horizontal = getattr(fig, "cfdplot_bar", "vertical") == "horizontal"
+    # Sizes in inches: a fraction of a very narrow picture would be a hair.
+    divider = make_axes_locatable(ax)
+    cax = divider.append_axes("bottom", size=0.18, pad=0.65) if horizontal else \
+        divider.append_axes("right", size=0.2, pad=0.15)
+    bar = fig.colorbar(mappable, cax=cax, label=label, extend=extend,
+                       orientation="horizontal" if horizontal else "vertical")
     norm = mappable.norm
     if isinstance(norm, matplotlib.colors.LogNorm) and norm.vmax < 100 * norm.vmin:
         plain = matplotlib.ticker.FormatStrFormatter("%.3g")
-        bar.ax.yaxis.set_major_formatter(plain)
-        bar.ax.yaxis.set_minor_formatter(plain)
+        axis = bar.ax.xaxis if horizontal else bar.ax.yaxis
+        axis.set_major_formatter(plain)
+        axis.set_minor_formatter(plain)
     return bar
 
 
@@ -292,9 +301,27 @@ def under_note(name, zero, tiny, norm):
     return f"{UNDER_NAME}: {' and '.join(parts)} (not on the log scale)" if parts else ""
 
 
+def extent(c):
+    """The length a row of cell centres (points) covers, one spacing included."""
+    return float(c[-1] - c[0]) + (float(c[1] - c[0]) if len(c) > 1 else 1.0)
+
+
 def new_figure(fr):
     if fr["ndim"] == 2:
-        fig, ax = plt.subplots(figsize=(6.4, 5.4))
+        # The figure takes the picture's shape: a long domain (8 x 1, or 1 x
+        # 16) fills the width (height) instead of a thin strip in a square.
+        # The image fits in 7.5 x 6 inches, no side under 0.8; the colour bar
+        # goes under pictures over 2.5 times wider than tall, else beside.
+        aspect = extent(fr["x"]) / extent(fr["y"])
+        if aspect >= 7.5 / 6:
+            width, height = 7.5, max(7.5 / aspect, 0.8)
+        else:
+            width, height = max(6 * aspect, 0.8), 6.0
+        horizontal = aspect > 2.5
+        size = (width + 1.5, height + 2.4) if horizontal else (width + 2.8, height + 1.5)
+        # An even number of pixels at a movie's 100 dpi: H.264 needs it.
+        fig, ax = plt.subplots(figsize=tuple(round(v * 50) / 50 for v in size))
+        fig.cfdplot_bar = "horizontal" if horizontal else "vertical"
         return fig, [ax]
     n = len(fr["names"])
     fig, axes = plt.subplots(n, 1, figsize=(7, 2.2 * n + 0.6), sharex=True, squeeze=False)
@@ -649,6 +676,9 @@ def main():
     p.add_argument("snapshot", nargs="*",
                    help="cfdrun snapshots (one picture each), e.g. kh.out/euler_*.h5, or a series' .xdmf index, "
                         "or CSV profiles")
+    p.add_argument("--version", action="version",
+                   version=f"cfdplot {cfdrun.__version__} (the cfdrun Python package in "
+                           f"{os.path.dirname(os.path.dirname(os.path.abspath(cfdrun.__file__)))})")
     p.add_argument("--labels", help="CSV mode: comma-separated legend labels")
     p.add_argument("--title", help="CSV mode: figure title")
     p.add_argument("--xlim", help="CSV mode: x range to show, e.g. 0.45,0.55")

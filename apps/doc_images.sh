@@ -4,7 +4,7 @@
 # Regenerates the pictures of the docs that come from cfdrun's own runs
 # (docs/images/diffusion.png, sod_keep_seed.png, sod_keep_inviscid.png,
 # sod_hllc.png, kh_density.png, kh_mode.png, and ParaView's first view of
-# each solver, paraview_*.png) with the shipped cases and the
+# each solver, paraview_*.png, yt's slice yt_slice.png) with the shipped cases and the
 # shipped tools, so that a picture in the docs is always one command away
 # from the code. BIN_DIR (default build/openmp/apps) holds cfdrun and
 # cfdcompare; OUT_DIR (default docs/images) receives the pictures; the runs
@@ -79,5 +79,16 @@ if command -v pvbatch > /dev/null && command -v xvfb-run > /dev/null; then
   pictures+=" paraview_diffusion.png paraview_sod_keep.png paraview_sod_hllc.png paraview_kh.png"
 else
   echo "doc_images: no pvbatch or xvfb-run: the ParaView pictures are not redrawn" >&2
+fi
+# yt's SlicePlot of a KH density through cfdrun's frontend, in the
+# domain's own coordinates and code units (docs/python.md). Skipped without yt.
+if "$python" -c "import yt" 2> /dev/null; then
+  "$bin/cfdrun" "$root/config/kh.yaml" -q --output kh_yt.out --set grid.nx=128 --set grid.ny=128 \
+    --set time.end_time=1.5 --set output.time_interval=0.5
+  PYTHONPATH="$here/python" "$python" -c "import cfdrun, yt; yt.set_log_level(40)
+cfdrun.slice_plot(cfdrun.open_series('kh_yt.out')[-1], 'density').save('$out/yt_slice.png')"
+  pictures+=" yt_slice.png"
+else
+  echo "doc_images: no yt: the yt picture is not redrawn" >&2
 fi
 echo "doc_images: wrote $(cd "$out" && ls $pictures | tr '\n' ' ')into $out"

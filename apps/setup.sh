@@ -90,9 +90,11 @@ packages=(cmake g++ make pkg-config dpkg-dev libyaml-cpp-dev libhdf5-dev
   openmpi-bin libopenmpi-dev libhdf5-openmpi-dev)
 # The test mode also opens the output with ParaView's readers (pvbatch),
 # renders a picture without a display (xvfb-run), encodes cfdplot's
-# movies (ffmpeg, ffprobe) and checks the Python package's xarray and yt
-# readers (tests/python).
-[ "$mode" = test ] && packages+=(python3-paraview xvfb xauth ffmpeg python3-yt python3-xarray)
+# movies (ffmpeg, ffprobe), checks the Python package's xarray and yt
+# readers and installs the package with pip into a virtual environment
+# (tests/python).
+[ "$mode" = test ] && packages+=(python3-paraview xvfb xauth ffmpeg python3-yt python3-xarray python3-venv
+  python3-setuptools)
 
 install_packages() {
   local missing=()

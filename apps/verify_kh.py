@@ -16,8 +16,11 @@ import os
 import subprocess
 import sys
 
-import h5py
-import matplotlib
+try:
+    import h5py
+    import matplotlib
+except ImportError as e:  # a clean message, not a traceback
+    sys.exit(f"verify_kh: {e}: it needs h5py, matplotlib and numpy (Debian: python3-h5py python3-matplotlib python3-numpy)")
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 import numpy as np

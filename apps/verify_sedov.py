@@ -24,8 +24,11 @@ import os
 import re
 import sys
 
-import h5py
-import numpy as np
+try:
+    import h5py
+    import numpy as np
+except ImportError as e:  # a clean message, not a traceback
+    sys.exit(f"verify_sedov: {e}: it needs h5py and numpy (Debian: python3-h5py python3-numpy)")
 
 ALPHA = {1.4: 0.851072, 5.0 / 3.0: 0.49365}
 

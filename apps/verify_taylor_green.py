@@ -51,7 +51,10 @@ import math
 import os
 import sys
 
-import numpy as np
+try:
+    import numpy as np
+except ImportError as e:  # a clean message, not a traceback
+    sys.exit(f"verify_taylor_green: {e}: it needs numpy (Debian: python3-numpy; pip: pip install numpy)")
 
 NAME = "verify_taylor_green"
 HISTORY = "navier_stokes.hst"

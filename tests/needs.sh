@@ -27,7 +27,8 @@ done
 # The Debian package that brings a module or a program.
 debian_of() {
   case $1 in
-  h5py | numpy | matplotlib | paraview | xarray | yt | yaml | jsonschema) echo "python3-$1" ;;
+  h5py | numpy | matplotlib | paraview | xarray | yt | yaml | jsonschema | setuptools) echo "python3-$1" ;;
+  ensurepip | venv) echo python3-venv ;;
   pvbatch | pvpython) echo python3-paraview ;;
   xvfb-run) echo xvfb ;;
   ffmpeg | ffprobe) echo ffmpeg ;;

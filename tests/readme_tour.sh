@@ -4,12 +4,11 @@
 # Runs the README's "one-minute tour" command by command, as a new user
 # would after the set-up, in a fresh folder (config/ and apps/ linked from
 # the checkout, $B the build's apps), so that the README cannot drift from
-# the tools. Shortened so that it takes seconds: the KH lines run on 32 x 32
-# cells (--set grid.nx/ny appended), cfdbench on --sizes 256, mpirun with
-# --oversubscribe, the checkpoint a restart names is the one the shortened
-# run wrote (its step differs from 1632), and the `paraview` line (a GUI) is
-# skipped. Every command must exit 0, and the published FP32/FP64 numbers
-# must appear where the README quotes them.
+# the tools. Every line as written: no grid, size or file name is changed
+# (ctest gives it 5 minutes on the 2-core CI machine, beside other tests).
+# `python3` is the tests' Python (a python3 in front on the PATH), as on
+# Debian where it is /usr/bin/python3. Every command must exit 0, and the
+# published FP32/FP64 numbers must appear where the README quotes them.
 set -uo pipefail
 src=$(cd "$1" && pwd) bin=$(cd "$2" && pwd)
 work=readme_tour
@@ -18,8 +17,12 @@ mkdir -p "$work"
 cd "$work" || exit 1
 ln -s "$src/config" config
 ln -s "$src/apps" apps
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
-export OMP_NUM_THREADS=1 OMP_PROC_BIND=false
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1  # ctest may run as root
+if [ -n "${PYTHON:-}" ]; then
+  mkdir -p python_on_path
+  ln -s "$PYTHON" python_on_path/python3
+  export PATH="$PWD/python_on_path:$PATH"
+fi
 fail() {
   echo "FAIL: $*"
   exit 1
@@ -31,20 +34,11 @@ ran=0
 while IFS= read -r line; do
   case $line in "" | "#"*) continue ;; esac
   command=${line%%  #*}  # the comment after two spaces
-  case $command in paraview*) echo "skipped (GUI): $command"; continue ;; esac
   if [[ $command == B=* ]]; then
     B=$bin
     continue
   fi
   command=${command//\$B/$bin}
-  if [[ $command == *"config/kh.yaml"* ]]; then command="$command --set grid.nx=32 --set grid.ny=32"; fi
-  command=${command//--sizes 8192/--sizes 256}
-  if [[ $command == *"checkpoint_00001632.h5"* ]]; then
-    first=$(ls kh.out/checkpoint_*.h5 | sort | head -n 1)
-    command=${command//kh.out\/checkpoint_00001632.h5/$first}
-  fi
-  command=${command//python3 -c/${PYTHON:-python3} -c}
-  command=${command//apps\/cfdplot.py/${PYTHON:-python3} apps/cfdplot.py}
   echo "\$ $command"
   output=$(bash -c "$command" 2>&1 < /dev/null)  # mpirun would read the tour from stdin
   status=$?
@@ -59,4 +53,5 @@ while IFS= read -r line; do
 done <<< "$tour"
 [ $ran -ge 14 ] || fail "only $ran commands in the tour"
 [ -s heat/diffusion_00000100.png ] || fail "cfdplot's picture is missing"
-echo "README tour: $ran commands ran"
+[ -n "$(ls kh_llf/euler_*.h5 2> /dev/null)" ] || fail "the branch (kh_llf) wrote no snapshot"
+echo "README tour: $ran commands ran in ${SECONDS} s"

@@ -12,6 +12,7 @@ import importlib.util
 import os
 import re
 import shutil
+import subprocess
 import sys
 import tempfile
 import unittest
@@ -212,8 +213,40 @@ class CleanErrors(unittest.TestCase):
         self.check(["--history", os.path.join(support.run("kh"), "euler.hst"), "--columns", "nope"],
                    "no column 'nope' (columns: step, time, dt, mass,")
         self.check([real, "-f", "nope"], "no field 'nope' (fields: p, rho, vx, vy, vz)")
+        self.check([real, "-f", "density"], "no field 'density' (fields: p, rho, vx, vy, vz); did you mean 'rho'?")
+        self.check([real, "-f", "vxx"], "did you mean 'vx'?")
+        self.check([real, "-f", "P"], "did you mean 'p'?")
         self.check([], "no snapshot given")
         self.check([real, "--zoom", "x"], "argument --zoom: invalid int value: 'x'")
+
+    def test_version(self):
+        with open(os.path.join(support.SOURCE, "CMakeLists.txt")) as f:
+            version = re.search(r"project\(cfdrun VERSION ([0-9.]+)", f.read()).group(1)
+        status, stdout, stderr = support.cfdplot("--version")
+        self.assertEqual(status, 0, stderr)
+        self.assertTrue(stdout.startswith(f"cfdplot {version} (the cfdrun Python package in "), stdout)
+
+    def test_long_domains_fill_the_picture(self):
+        # 8 x 1 and 1 x 16 boxes: the picture takes the domain's shape
+        # (wider than tall, taller than wide) instead of a strip in a square.
+        folder = work("long")
+        for name, sets, wide in (("long", ["grid.nx=64", "grid.ny=8", "kh_mcnally.x_max=8"], True),
+                                 ("tall", ["grid.nx=4", "grid.ny=64", "kh_mcnally.y_max=16",
+                                           "kh_mcnally.y_lower=4", "kh_mcnally.y_upper=12"], False)):
+            out = os.path.join(folder, name + ".out")
+            command = [support.CFDRUN, os.path.join(support.CONFIG, "kh.yaml"), "-q", "--output", out, "--overwrite",
+                       "--set", "time.steps=1", "--set", "time.end_time=0"]
+            for s in sets:
+                command += ["--set", s]
+            subprocess.run(command, check=True, capture_output=True)
+            picture = os.path.join(folder, name + ".png")
+            status, _, stderr = support.cfdplot(os.path.join(out, "euler_00000001.h5"), "-o", picture)
+            self.assertEqual(status, 0, stderr)
+            height, width = matplotlib.image.imread(picture).shape[:2]
+            if wide:
+                self.assertGreater(width, 2.5 * height)
+            else:
+                self.assertGreater(height, 1.8 * width)
 
     def test_files_that_crash_or_stall_hdf5(self):
         # HDF5 1.10 crashes (SIGSEGV) on one and goes round in circles

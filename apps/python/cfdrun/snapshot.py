@@ -25,6 +25,24 @@ FORMER_KEYS = {"euler.fused_stage": ("euler.kernels", {"true": "fused", "false":
                "gas.mu0": ("viscosity.mu", None), "gas.T0": ("viscosity.T0", None), "gas.S": ("viscosity.S", None)}
 
 
+# Names users bring from yt, ParaView or papers -> cfdrun's field names.
+FIELD_ALIASES = {"density": "rho", "pressure": "p", "velocity_x": "vx", "velocity_y": "vy", "velocity_z": "vz",
+                 "temperature": "T", "ux": "vx", "uy": "vy", "uz": "vz", "u": "vx", "v": "vy", "w": "vz",
+                 "vx": "u", "velocity": "u"}
+
+
+def suggestion(name, names):
+    """ "; did you mean 'rho'?" for a field name that is not among `names`
+    (an alias such as density, or a near spelling), else ""."""
+    import difflib
+    alias = FIELD_ALIASES.get(name) or FIELD_ALIASES.get(str(name).lower())
+    if alias in names:
+        return f"; did you mean '{alias}'?"
+    close = difflib.get_close_matches(str(name), list(names), n=1, cutoff=0.6) or \
+        [n for n in names if n.lower() == str(name).lower()]
+    return f"; did you mean '{close[0]}'?" if close else ""
+
+
 class CfdrunError(Exception):
     """A file that is missing, unreadable, or not cfdrun output; the message
     is one line that starts with the file's path."""
@@ -113,7 +131,8 @@ class Fields(Mapping):
 
     def __getitem__(self, name):
         if name not in self._names:
-            raise KeyError(f"{self._path}: no field '{name}' (fields: {', '.join(self._names)})")
+            raise KeyError(f"{self._path}: no field '{name}' (fields: {', '.join(self._names)})"
+                           f"{suggestion(name, self._names)}")
         if name not in self._cache:
             try:
                 with h5py.File(self._path, "r") as h:
