@@ -35,6 +35,11 @@ install(EXPORT cfdrunTargets NAMESPACE cfdrun:: DESTINATION ${CFDRUN_INSTALL_CMA
 # What the config file must find again, as this build found it.
 get_filename_component(CFDRUN_KOKKOS_PREFIX "${Kokkos_DIR}/../../.." ABSOLUTE)
 set(CFDRUN_CONFIG_YAML_TARGET ${CFDRUN_YAML_TARGET})
+# HDF5 as found here, written into the config: CMake's FindHDF5 compiles a C
+# test, so finding it again would make every consumer enable C.
+set(CFDRUN_CONFIG_HDF5_INCLUDE_DIRS "${HDF5_INCLUDE_DIRS}")
+set(CFDRUN_CONFIG_HDF5_LIBRARIES "${HDF5_LIBRARIES}")
+string(REPLACE "-D" "" CFDRUN_CONFIG_HDF5_DEFINITIONS "${HDF5_DEFINITIONS}")
 configure_package_config_file(${CMAKE_CURRENT_LIST_DIR}/cfdrunConfig.cmake.in
                               ${PROJECT_BINARY_DIR}/cfdrunConfig.cmake INSTALL_DESTINATION ${CFDRUN_INSTALL_CMAKEDIR})
 # 0.x: only the same minor version is compatible.
