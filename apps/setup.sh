@@ -86,7 +86,7 @@ fi
 log() { printf '\033[1m[setup]\033[0m %s\n' "$*"; }
 
 packages=(cmake g++ make pkg-config dpkg-dev libyaml-cpp-dev libhdf5-dev
-  libgtest-dev libmuparser-dev gfortran python3-h5py python3-matplotlib python3-numpy
+  libgtest-dev libmuparser-dev nlohmann-json3-dev gfortran python3-h5py python3-matplotlib python3-numpy
   openmpi-bin libopenmpi-dev libhdf5-openmpi-dev)
 # The test mode also opens the output with ParaView's readers (pvbatch),
 # renders a picture without a display (xvfb-run), encodes cfdplot's

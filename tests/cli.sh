@@ -11,7 +11,8 @@
 #                     word count of its first line: the test's regex wants
 #                     4096 rows of 4 columns, the text export users read;
 #                     fixture sodseed
-#   bench_smoke       cfdbench runs each solver's matrix and writes --json
+#   bench_smoke [PYTHON]  cfdbench runs each solver's matrix and writes --json (a JSON
+#                     document PYTHON parses)
 #                     and --csv (the test's regex checks the rows; no timing)
 #   blast_cfl1 INTEGRATOR  a blast at cfl 1 is a non-physical state at step
 #                     1 (status 1, the cell said), the state is kept in
@@ -52,7 +53,21 @@ sod_text_export)
   ;;
 bench_smoke)
   fresh_work cli_bench_smoke
-  "$bin/cfdbench" --sizes 16 --steps 2 --repeats 1 --precision fp64 --json b.json
+  if ! "$bin/cfdbench" --sizes 16 --steps 2 --repeats 1 --precision fp64 --json b.json 2> json.err; then
+    # A build without nlohmann-json (a GPU image) refuses --json, and says so.
+    grep -q "needs a cfdbench built with nlohmann-json" json.err || fail "cfdbench --json: $(cat json.err)"
+    "$bin/cfdbench" --sizes 16 --steps 2 --repeats 1 --precision fp64
+    echo "b.json: not written (built without nlohmann-json)"
+  else
+    # A real JSON document: every row, the numbers as numbers.
+    "${1:-python3}" -c '
+import json, sys
+d = json.load(open("b.json"))
+rows = d["rows"]
+assert len(rows) == 3 and {r["variant"] for r in rows} == {"baseline", "contiguous", "strided"}, rows
+assert all(r["n"] == 16 and r["steps"] == 2 and r["loop_s"] > 0 and r["precision"] == "fp64" for r in rows), rows
+print("b.json:", len(rows), "rows")' || fail "b.json is not the JSON of the three rows"
+  fi
   "$bin/cfdbench" --solver sod --sizes 64 --steps 2 --repeats 1 --csv b.csv
   "$bin/cfdbench" --solver euler2d --sizes 16 --steps 2 --repeats 1 --precision fp32
   ;;

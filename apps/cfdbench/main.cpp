@@ -16,12 +16,17 @@
 #include "physics/sod/sod_solver.hpp"
 #include "physics/solvers.hpp"
 
+#ifdef CFDBENCH_HAVE_JSON
+#include <nlohmann/json.hpp>
+#endif
+
 #include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <new>
 #include <sstream>
 #include <stdexcept>
@@ -588,8 +593,15 @@ int main(int argc, char* argv[]) {
         per_rank = true;
       else if (option == "--csv")
         csv = v;
-      else if (option == "--json")
+      else if (option == "--json") {
+#ifndef CFDBENCH_HAVE_JSON
+        std::fprintf(stderr,
+                     "cfdbench: error: --json needs a cfdbench built with nlohmann-json (Debian: apt-get "
+                     "install nlohmann-json3-dev, then build again); --csv writes the same rows\n");
+        return 2;
+#endif
         json = v;
+      }
     }
     kokkos_options = args.passthrough;
     for (auto& a : kokkos_options) kokkos_args.push_back(a.data());
@@ -776,24 +788,34 @@ int main(int argc, char* argv[]) {
                    r.pct_copy, r.bytes_per_cell, r.ranks, r.halo_ms, r.iterations_per_step);
     std::fclose(f);
   }
+#ifdef CFDBENCH_HAVE_JSON
   if (!json.empty()) {
-    std::FILE* f = std::fopen(json.c_str(), "w");
-    if (!f) return std::fprintf(stderr, "cfdbench: error: %s: cannot write\n", json.c_str()), 1;
-    std::fprintf(f,
-                 "{\"cfdrun\": \"%s\", \"git\": \"%s\", \"kokkos\": \"%s\", \"execution_space\": \"%s\", \"rows\": [\n",
-                 cfd::version, cfd::git_revision, cfd::kokkos_version_string().c_str(), cfd::ExecSpace::name());
-    for (size_t k = 0; k < rows.size(); ++k) {
-      const Row& r = rows[k];
-      std::fprintf(f,
-                   "  {\"solver\": \"%s\", \"variant\": \"%s\", \"precision\": \"%s\", \"n\": %ld, \"steps\": %ld, "
-                   "\"total_s\": %.6e, \"loop_s\": %.6e, \"updates_per_s\": %.6e, \"gbps\": %.4f, \"pct_copy\": %.2f, "
-                   "\"bytes_per_cell\": %.2f, \"ranks\": %d, \"halo_ms\": %.6f, \"cg_iterations_per_step\": %.2f}%s\n",
-                   r.solver.c_str(), r.variant.c_str(), r.precision.c_str(), r.n, r.steps, r.total_s, r.loop_s,
-                   r.updates_per_s, r.gbps, r.pct_copy, r.bytes_per_cell, r.ranks, r.halo_ms, r.iterations_per_step,
-                   k + 1 < rows.size() ? "," : "");
-    }
-    std::fprintf(f, "]}\n");
-    std::fclose(f);
+    // nlohmann-json: strings escaped, a NaN or an infinity written as null
+    // (JSON has no such numbers), doubles to their shortest exact digits.
+    nlohmann::json out = {{"cfdrun", cfd::version},
+                          {"git", cfd::git_revision},
+                          {"kokkos", cfd::kokkos_version_string()},
+                          {"execution_space", cfd::ExecSpace::name()},
+                          {"rows", nlohmann::json::array()}};
+    for (const Row& r : rows)
+      out["rows"].push_back({{"solver", r.solver},
+                             {"variant", r.variant},
+                             {"precision", r.precision},
+                             {"n", r.n},
+                             {"steps", r.steps},
+                             {"total_s", r.total_s},
+                             {"loop_s", r.loop_s},
+                             {"updates_per_s", r.updates_per_s},
+                             {"gbps", r.gbps},
+                             {"pct_copy", r.pct_copy},
+                             {"bytes_per_cell", r.bytes_per_cell},
+                             {"ranks", r.ranks},
+                             {"halo_ms", r.halo_ms},
+                             {"cg_iterations_per_step", r.iterations_per_step}});
+    std::ofstream f(json);
+    f << out.dump(2) << "\n";
+    if (!f.flush()) return std::fprintf(stderr, "cfdbench: error: %s: cannot write\n", json.c_str()), 1;
   }
+#endif
   return 0;
 }
