@@ -160,6 +160,15 @@ folders)
     "$bin/cfdcompare" a short
   silent 1 "$bin/cfdcompare" a short -q
   expect 0 "rho .*PASS" "$bin/cfdcompare" a b --field rho
+  # Runs of different steps (CFL 0.2 against the case's) write the same
+  # output times under other step numbers: matched by time, not name.
+  kh a_times
+  kh b_times --set time.cfl=0.2
+  [ "$(ls a_times | grep '^euler_[0-9]*\.h5$')" != "$(ls b_times | grep '^euler_[0-9]*\.h5$')" ] ||
+    fail "the two runs should name their snapshots differently"
+  n=$(ls a_times | grep -c '^euler_[0-9]*\.h5$')
+  expect 0 "note: matched by time, t = 0.01: euler_[0-9]+\.h5.*note: matched by time, t = 0.03: .*PASS: $n snapshots in both folders" \
+    "$bin/cfdcompare" a_times b_times --atol 1 --rtol 0
   # a folder and a file: refused
   expect 2 "a: this is a folder; give two files or two output folders" "$bin/cfdcompare" a "b/$f"
   mkdir empty

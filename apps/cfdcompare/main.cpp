@@ -42,8 +42,11 @@ relative L2, mass difference (sum c - sum ref), the number of points with
 with the HDF5 file's field u unless --field names another.
 
 Two output folders (of cfdrun runs) are compared snapshot by snapshot
-(<solver>_<step>.h5, matched by file name, every common field); a snapshot
-that only one folder holds is reported and counts as a difference.
+(<solver>_<step>.h5, every common field), matched by simulated time: runs
+whose steps differ (another precision, CFL or integrator) wrote the same
+output times under other step numbers. Snapshots at no common time are
+matched by file name (the same step; the differing times are noted). A
+snapshot left without a partner is reported and counts as a difference.
 
 With --exact, a 1D shock-tube snapshot (solver sod) is compared with the
 exact Riemann solution (Toro, ch. 4) for its own states, gas and time, read
@@ -490,36 +493,90 @@ std::map<std::string, std::string> snapshots(const std::string& dir) {
   return found;
 }
 
-// Two output folders, snapshot by snapshot.
+// A snapshot's simulated time (its `time` attribute), if it has one.
+std::optional<double> snapshot_time(const Source& src) {
+  if (!src.hdf5 || !cfd::h5_has_attribute(src.path, "time")) return std::nullopt;
+  return cfd::h5_read_real_attribute(src.path, "time");
+}
+
+// Two snapshot times are one output time: written at the same output time
+// by runs of different steps (another precision, CFL or integrator), they
+// agree to round-off of the time sum.
+bool same_time(const std::optional<double>& a, const std::optional<double>& b) {
+  if (!a || !b) return !a && !b;
+  return std::abs(*a - *b) <= 1e-9 * std::max(1.0, std::max(std::abs(*a), std::abs(*b)));
+}
+
+// Two output folders, snapshot by snapshot: matched by simulated time (runs
+// whose steps differ write the same output times under other step numbers),
+// else by file name (the same step at different times: noted).
 int compare_folders(const std::string& ref, const std::string& cand, const Settings& s, char* argv0) {
   LazyKokkos kokkos(argv0);
   std::vector<Result> results;
   long differ = 0, compared = 0;
   std::vector<std::string> only;
   try {
-    const auto a = snapshots(ref), b = snapshots(cand);
-    for (const auto& [name, path] : a)
-      if (!b.count(name)) only.push_back(name + " only in " + ref);
-    for (const auto& [name, path] : b)
-      if (!a.count(name)) only.push_back(name + " only in " + cand);
+    const auto names_a = snapshots(ref), names_b = snapshots(cand);
+    struct Entry {
+      std::string name;
+      Source src;
+      std::optional<double> time;
+      bool used = false;
+    };
+    auto entries = [](const std::map<std::string, std::string>& names) {
+      std::vector<Entry> out;
+      for (const auto& [name, path] : names) {
+        Source src = open_source(path);
+        const auto time = snapshot_time(src);
+        out.push_back({name, std::move(src), time});
+      }
+      return out;
+    };
+    auto a = entries(names_a), b = entries(names_b);
+    // Pairs in the reference's order: the same name and time, then the same
+    // time under another name, then the same name at another time.
+    std::vector<std::pair<Entry*, Entry*>> pairs(a.size(), {nullptr, nullptr});
+    const auto match = [&](auto&& fits) {
+      for (size_t k = 0; k < a.size(); ++k) {
+        if (pairs[k].first) continue;
+        for (auto& y : b)
+          if (!y.used && fits(a[k], y)) {
+            pairs[k] = {&a[k], &y};
+            y.used = true;
+            break;
+          }
+      }
+    };
+    match([](const Entry& x, const Entry& y) { return x.name == y.name && same_time(x.time, y.time); });
+    match([](const Entry& x, const Entry& y) { return x.time && same_time(x.time, y.time); });
+    match([](const Entry& x, const Entry& y) { return x.name == y.name; });
+    for (size_t k = 0; k < a.size(); ++k)
+      if (!pairs[k].first) only.push_back(a[k].name + " only in " + ref);
+    for (const auto& y : b)
+      if (!y.used) only.push_back(y.name + " only in " + cand);
     if (!s.quiet) {
       std::printf("reference  %s (%zu snapshots)\ncandidate  %s (%zu snapshots)\n", ref.c_str(), a.size(), cand.c_str(),
                   b.size());
       print_header(std::string(20, ' '));
     }
-    for (const auto& [name, path] : a) {
-      if (!b.count(name)) continue;
-      const Source x = open_source(path), y = open_source(b.at(name));
+    for (const auto& [x, y] : pairs) {
+      if (!x) continue;
+      const std::string& name = x->name;
       std::vector<std::string> one_only;
-      const auto fields = fields_to_compare(x, y, s, &one_only);
+      const auto fields = fields_to_compare(x->src, y->src, s, &one_only);
       bool same = one_only.empty();
       if (!s.quiet) {
-        const std::string note = time_note(x, y);
-        if (!note.empty()) std::printf("%-20s%s\n", name.c_str(), note.c_str());
+        if (y->name != name)
+          std::printf("%-20snote: matched by time, t = %s: %s\n", name.c_str(), cfd::format_real(*x->time).c_str(),
+                      y->name.c_str());
+        else {
+          const std::string note = time_note(x->src, y->src);
+          if (!note.empty()) std::printf("%-20s%s\n", name.c_str(), note.c_str());
+        }
         for (const auto& o : one_only) std::printf("%-20snote: only %s (not compared)\n", name.c_str(), o.c_str());
       }
       for (const auto& field : fields) {
-        results.push_back(compare_field(x, y, field, s, kokkos));
+        results.push_back(compare_field(x->src, y->src, field, s, kokkos));
         if (!s.quiet)
           print_line(results.back(), name.size() < 20 ? name + std::string(20 - name.size(), ' ') : name + " ");
         same = same && results.back().c.failures == 0;
