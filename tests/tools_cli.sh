@@ -174,6 +174,24 @@ folders)
   mkdir empty
   expect 2 "empty: no cfdrun snapshot" "$bin/cfdcompare" a empty
   ;;
+list_keys_terminal)
+  # On a terminal (a pseudo-terminal of 90 columns, util-linux' script),
+  # --list-keys wraps each key's meaning beneath it; through a pipe one
+  # line per key, which scripts read.
+  command -v script > /dev/null || { echo "no script (Debian: bsdutils)"; exit 77; }
+  script -qec "stty cols 90; '$bin/cfdrun' --list-keys euler" /dev/null | tr -d '\r' > wrapped.txt
+  longest=$(awk '{ if (length($0) > m) m = length($0) } END { print m }' wrapped.txt)
+  [ "$longest" -le 90 ] || fail "a line of $longest characters on a 90-column terminal: $(awk 'length($0) > 90' wrapped.txt | head -n 2)"
+  grep -Eq "^  euler.problem +choice +default kh_mcnally$" wrapped.txt || fail "no euler.problem line: $(head -n 5 wrapped.txt)"
+  grep -Eq "^      kh_mcnally: McNally et al. 2012" wrapped.txt || fail "euler.problem's meaning is not beneath it"
+  # every key, and every word of its meaning, is still there
+  piped=$("$bin/cfdrun" --list-keys euler)
+  [ "$(echo "$piped" | grep -c '^  [a-z]')" = "$(grep -c '^  [a-z]' wrapped.txt)" ] || fail "keys lost in wrapping"
+  [ "$(echo "$piped" | tr -s ' |\n' '\n\n\n' | grep -c .)" = "$(tr -s ' |\n' '\n\n\n' < wrapped.txt | grep -c .)" ] ||
+    fail "words lost in wrapping"
+  echo "$piped" | grep -Eq "^  euler.problem +choice +default kh_mcnally +kh_mcnally: McNally" || fail "the piped listing was wrapped"
+  echo "wrapped to $longest columns"
+  ;;
 *)
   echo "unknown case $case"
   exit 2

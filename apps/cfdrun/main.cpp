@@ -25,6 +25,9 @@
 #include <string>
 #include <vector>
 
+#include <sys/ioctl.h>
+#include <unistd.h>
+
 namespace {
 
 const char* usage_text = R"(usage: cfdrun CASE.yaml [options]
@@ -61,7 +64,8 @@ Options (each that takes a value also as --option=VALUE, e.g. --output=run1):
                            written), print the resolved configuration (every key
                            with its value or default) and stop
   --quiet, -q              print nothing but errors
-  --list-keys [SOLVER]     list every case-file key: type, default, meaning
+  --list-keys [SOLVER]     list every case-file key: type, default, meaning (on a
+                           terminal, wrapped to its width)
   --markdown               with --list-keys: as the table in docs/user-guide.md
   --list-solvers           the solvers (the value of a case's `solver` key), each
                            with the page of docs/ that holds its key table
@@ -194,6 +198,44 @@ bool version_before(const std::string& version, int major, int minor) {
 
 }  // namespace
 
+// The width --list-keys wraps its lines to on a terminal: the terminal's
+// (COLUMNS, else 100, where it does not say). None when the output goes to
+// a pipe or a file: scripts read one key per line.
+std::size_t listing_width() {
+  if (!isatty(STDOUT_FILENO)) return 0;
+  std::size_t columns = 0;
+  winsize w{};
+  if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &w) == 0) columns = w.ws_col;
+  if (const char* c = std::getenv("COLUMNS"); columns == 0 && c) columns = std::strtoul(c, nullptr, 10);
+  return columns == 0 ? 100 : std::max<std::size_t>(columns, 60);
+}
+
+// `text` in lines of at most `width` characters, each after `indent`
+// spaces, broken at spaces and after the bars of a choice list
+// ([kh_mcnally|kh_seed|...]); a piece longer than a line stays whole.
+std::string wrapped(const std::string& text, std::size_t indent, std::size_t width) {
+  std::string out, line;
+  bool space_before = false;  // the piece followed a space (not a bar)
+  std::size_t start = 0;
+  while (start < text.size()) {
+    const std::size_t end = std::min(text.find(' ', start), text.find('|', start));
+    const bool bar = end != std::string::npos && text[end] == '|';
+    const std::size_t stop = end == std::string::npos ? text.size() : end + (bar ? 1 : 0);
+    const std::string piece = text.substr(start, stop - start);
+    const std::string join = line.empty() || !space_before ? "" : " ";
+    if (!line.empty() && indent + line.size() + join.size() + piece.size() > width) {
+      out += std::string(indent, ' ') + line + "\n";
+      line = piece;
+    } else {
+      line += join + piece;
+    }
+    space_before = !bar;
+    start = bar ? stop : stop + 1;
+  }
+  if (!line.empty()) out += std::string(indent, ' ') + line + "\n";
+  return out;
+}
+
 int main(int argc, char* argv[]) {
   cfd::job::process_seconds();  // the wall-time limit counts from here
   // Line by line even into a pipe or a file, so that the banner and the
@@ -318,6 +360,7 @@ int main(int argc, char* argv[]) {
         std::printf("%s", cfd::keys_markdown(keys).c_str());
       } else {
         std::printf("solver %s:\n", s.name);
+        const std::size_t width = listing_width();
         for (const auto& key : keys) {
           // The allowed values and the choice a key goes with, as in the
           // user guide's tables.
@@ -330,8 +373,15 @@ int main(int argc, char* argv[]) {
           if (!key.belongs_to.empty()) help += " (only with " + key.belongs_to + ")";
           if (key.on_restart != cfd::OnRestart::fixed)
             help += std::string(" [--restart: ") + cfd::on_restart_name(key.on_restart) + "]";
-          std::printf("  %-26s %-8s default %-10s %s\n", key.path.c_str(), cfd::type_name(key.type),
-                      key.default_value.empty() ? "-" : key.default_value.c_str(), help.c_str());
+          char head[256];
+          std::snprintf(head, sizeof head, "  %-26s %-8s default %-10s", key.path.c_str(), cfd::type_name(key.type),
+                        key.default_value.empty() ? "-" : key.default_value.c_str());
+          // A line that does not fit the terminal: the key's line, then its
+          // meaning wrapped beneath it.
+          if (width == 0 || std::strlen(head) + 1 + help.size() <= width)
+            std::printf("%s %s\n", head, help.c_str());
+          else
+            std::printf("%s\n%s", head, wrapped(help, 6, width).c_str());
         }
       }
       listed = true;
