@@ -182,6 +182,8 @@ list_keys_terminal)
   script -qec "stty cols 90; '$bin/cfdrun' --list-keys euler" /dev/null | tr -d '\r' > wrapped.txt
   longest=$(awk '{ if (length($0) > m) m = length($0) } END { print m }' wrapped.txt)
   [ "$longest" -le 90 ] || fail "a line of $longest characters on a 90-column terminal: $(awk 'length($0) > 90' wrapped.txt | head -n 2)"
+  grep -q " $" wrapped.txt && fail "lines end in spaces: $(grep -c ' $' wrapped.txt)"
+  grep -Eq "^  time.cfl +real +default 0.4$" wrapped.txt || fail "no time.cfl line: $(grep time.cfl wrapped.txt)"
   grep -Eq "^  euler.problem +choice +default kh_mcnally$" wrapped.txt || fail "no euler.problem line: $(head -n 5 wrapped.txt)"
   grep -Eq "^      kh_mcnally: McNally et al. 2012" wrapped.txt || fail "euler.problem's meaning is not beneath it"
   # every key, and every word of its meaning, is still there

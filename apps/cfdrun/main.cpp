@@ -380,8 +380,11 @@ int main(int argc, char* argv[]) {
           // meaning wrapped beneath it.
           if (width == 0 || std::strlen(head) + 1 + help.size() <= width)
             std::printf("%s %s\n", head, help.c_str());
-          else
-            std::printf("%s\n%s", head, wrapped(help, 6, width).c_str());
+          else {
+            std::string key_line = head;
+            key_line.erase(key_line.find_last_not_of(' ') + 1);
+            std::printf("%s\n%s", key_line.c_str(), wrapped(help, 6, width).c_str());
+          }
         }
       }
       listed = true;
