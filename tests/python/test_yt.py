@@ -6,6 +6,7 @@ usage: test_yt.py --cfdrun BIN [--work DIR] (needs yt)"""
 import gc
 import os
 import subprocess
+import sys
 import unittest
 
 import numpy as np
@@ -135,6 +136,35 @@ class YtNative(unittest.TestCase):
         # yt converts: the same pressure in bar.
         np.testing.assert_allclose(ad["gas", "pressure"].to("bar").d, snap["p"] * 1e-5, rtol=1e-15)
 
+    def test_cfdrun_first_and_a_lookup_of_yt(self):
+        # cfdrun imported before yt, and yt looked up (find_spec, as a check
+        # that it is installed) before it is imported: yt.load still knows
+        # the files.
+        snap = cfdrun.open_series(support.run("kh"))[-1]
+        code = ("import importlib.util, sys; import cfdrun; assert 'yt' not in sys.modules; "
+                "importlib.util.find_spec('yt'); import yt; yt.set_log_level(40); "
+                f"ds = yt.load({snap.path!r}); print(type(ds).__name__, float(ds.current_time))")
+        env = dict(os.environ, PYTHONPATH=support.PACKAGE)
+        done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        self.assertEqual(done.stdout.split(), ["CfdrunDataset", repr(snap.time)])
+
+    def test_fields_held_once_and_missing_velocities_zero(self):
+        snap = cfdrun.open_series(support.run("sod"))[-1]
+        ds = cfdrun.yt_load(snap.path)
+        ad = ds.all_data()
+        # The loader's own snapshot keeps no copy of what yt holds.
+        self.assertEqual(len(ds.cfdrun_snapshot.fields._cache), 0)
+        # sod stores u only: y and z velocities are zero, so yt's kinetic
+        # energy is 1/2 rho u^2.
+        np.testing.assert_array_equal(ad["gas", "velocity_y"].d, 0)
+        np.testing.assert_allclose(ad["gas", "kinetic_energy_density"].d, 0.5 * snap["rho"] * snap["u"] ** 2,
+                                   rtol=1e-14, atol=1e-300)
+        # A snapshot the user read keeps what it held.
+        mine = cfdrun.open_snapshot(snap.path).load()
+        cfdrun.yt_load(mine)
+        self.assertEqual(len(mine.fields._cache), len(mine.field_names))
+
     def test_series(self):
         folder = support.run("kh")
         times = list(cfdrun.open_series(folder).times)
@@ -143,6 +173,9 @@ class YtNative(unittest.TestCase):
         self.assertEqual([float(ds.current_time.d) for ds in by_glob], times)
         ours = cfdrun.yt_series(folder)
         self.assertEqual([float(ds.current_time.d) for ds in ours], times)
+        # A glob that also matches the checkpoints: the snapshots alone, by time.
+        globbed = cfdrun.yt_series(os.path.join(folder, "*.h5"))
+        self.assertEqual([float(ds.current_time.d) for ds in globbed], times)
         masses = [float((ds.all_data()["gas", "cell_mass"]).sum().d) for ds in ours]
         h = cfdrun.read_history(os.path.join(folder, "euler.hst"))
         self.assertAlmostEqual(masses[-1] / h["mass"][-1], 1.0, delta=1e-13)

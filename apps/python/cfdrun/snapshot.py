@@ -141,6 +141,9 @@ class Fields(Mapping):
                 raise CfdrunError(f"{self._path}: cannot read field '{name}' ({' '.join(str(e).split())})") from None
         return self._cache[name]
 
+    def __contains__(self, name):  # a look at the names, not a read of the data (Mapping's would read it)
+        return name in self._names
+
     def __iter__(self):
         return iter(self._names)
 

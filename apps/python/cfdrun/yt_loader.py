@@ -119,15 +119,29 @@ def _stream_arguments(snap, fields):
     aliases = YT_NAMES.get(snap.solver, {})
     data = {}
     for n in names:
-        # cfdrun stores [nz][ny][nx] with x fastest; yt wants [x][y][z].
+        # cfdrun stores [nz][ny][nx] with x fastest; yt wants [x][y][z]. The
+        # snapshot's copy of a field it did not hold before is let go: yt's
+        # is the one kept (a field in memory once, not twice).
+        held = n in snap.fields._cache
         v = np.asarray(snap.fields[n], dtype=np.float64)
         v = np.ascontiguousarray(v.T.reshape(dims) if snap.ndim > 1 else v.reshape(dims))
+        if not held:
+            snap.fields._cache.pop(n, None)
         yt_name = aliases.get(n)
         # Both names hold the same array: ("stream", "rho") is the file's
         # name, ("stream", "density") the one yt aliases to ("gas", "density").
         data[n] = (v, _field_units(snap, n, yt_name))
         if yt_name:
             data[yt_name] = (v, _field_units(snap, n, yt_name))
+    # The velocity components a run does not store (sod's y and z, a 2D
+    # navier_stokes run's z) are zero: given as such (one shared array),
+    # yt's vector fields (kinetic energy, speed, Mach number) work everywhere.
+    if "velocity_x" in data:
+        zero = None
+        for c in ("velocity_y", "velocity_z"):
+            if c not in data:
+                zero = np.zeros(dims) if zero is None else zero
+                data[c] = (zero, data["velocity_x"][1])
     if physical(snap):
         units = dict(length_unit=(1.0, "m"), mass_unit=(1.0, "kg"), time_unit=(1.0, "s"), unit_system="mks")
     else:
@@ -229,15 +243,16 @@ def yt_load(source, fields=None):
 
 
 def snapshot_paths(source):
-    """The snapshot files of a run folder, its XDMF index or a glob pattern,
-    in the order of their time."""
+    """The snapshot files of a run folder, its XDMF index or a glob pattern
+    (checkpoints and other files it matches left out), in the order of
+    their time."""
     from .series import open_series
     source = os.fspath(source)
     if any(c in source for c in "*?["):
-        paths = sorted(glob.glob(source))
+        paths = [p for p in glob.glob(source) if is_snapshot(p)]
         if not paths:
-            raise CfdrunError(f"{source}: no file matches")
-        return paths
+            raise CfdrunError(f"{source}: no cfdrun snapshot matches")
+        return sorted(paths, key=lambda p: (open_snapshot(p).time, p))
     return [s.path for s in open_series(source)]
 
 
@@ -271,28 +286,48 @@ def slice_plot(source, field, axis="z", **kwargs):
 class _RegisterAfterYt(importlib.abc.MetaPathFinder):
     """Registers the frontend right after yt is first imported, so that the
     order of `import yt` and `import cfdrun` does not matter, at no cost
-    until then: a one-shot finder that hands yt's import to the usual ones
-    and wraps the loader's exec_module."""
+    until then: a finder that hands yt's import to the usual ones with a
+    loader that registers once yt's module has run. It leaves the path when
+    yt is imported, not when yt is merely looked up (importlib.util.find_spec,
+    a check that yt is installed)."""
+
+    def __init__(self):
+        self._looking = False
 
     def find_spec(self, name, path=None, target=None):
-        if name != "yt":
+        if name != "yt" or self._looking:
             return None
-        if self in sys.meta_path:
-            sys.meta_path.remove(self)
-        spec = importlib.util.find_spec("yt")
+        self._looking = True  # the lookup below comes back here: pass it on
+        try:
+            spec = importlib.util.find_spec("yt")
+        finally:
+            self._looking = False
         if spec is None or spec.loader is None or not hasattr(spec.loader, "exec_module"):
             return spec
-        run = spec.loader.exec_module
-
-        def exec_module(module):
-            run(module)
-            try:
-                register_yt()
-            except Exception:  # a broken yt counts as missing; yt_load says so
-                pass
-
-        spec.loader.exec_module = exec_module
+        spec.loader = _RegisteringLoader(spec.loader, self)
         return spec
+
+
+class _RegisteringLoader:
+    """yt's own loader, and the registration after its module has run."""
+
+    def __init__(self, loader, finder):
+        self._loader, self._finder = loader, finder
+
+    def create_module(self, spec):
+        return self._loader.create_module(spec)
+
+    def exec_module(self, module):
+        self._loader.exec_module(module)
+        if self._finder in sys.meta_path:
+            sys.meta_path.remove(self._finder)
+        try:
+            register_yt()
+        except Exception:  # a broken yt counts as missing; yt_load says so
+            pass
+
+    def __getattr__(self, name):  # resources, file names, ...: yt's loader's
+        return getattr(self._loader, name)
 
 
 def _register_when_yt_is_imported():
