@@ -187,6 +187,19 @@ TEST(FormulaProgram, ATooLongFormulaIsRefusedSayingWhy) {
   }
 }
 
+// Row f of `out`: `program` at every point of `in` (a row of inputs each),
+// in a kernel. A free function: CUDA refuses a device lambda inside a
+// test's body, a private member of the test's class.
+void evaluate_in_a_kernel(const FormulaProgram& program, const Kokkos::View<double**>& in,
+                          const Kokkos::View<double**>& out, const int f) {
+  Kokkos::parallel_for(
+      "formula_program_test", int(in.extent(0)), KOKKOS_LAMBDA(const int n) {
+        double v[inputs];
+        for (int k = 0; k < inputs; ++k) v[k] = in(n, k);
+        out(f, n) = cfd::evaluate(program, v);
+      });
+}
+
 // The programs of arithmetic formulas evaluated in a kernel (the CUDA build:
 // on the GPU) against the host, bit for bit.
 TEST(FormulaProgram, AKernelGivesTheHostsBitsForArithmetic) {
@@ -208,15 +221,7 @@ TEST(FormulaProgram, AKernelGivesTheHostsBitsForArithmetic) {
   for (size_t n = 0; n < pts.size(); ++n)
     for (int v = 0; v < inputs; ++v) in_host(n, v) = pts[n][v];
   Kokkos::deep_copy(in, in_host);
-  for (int f = 0; f < count; ++f) {
-    const FormulaProgram program = programs[f];
-    Kokkos::parallel_for(
-        "formula_program_test", int(pts.size()), KOKKOS_LAMBDA(const int n) {
-          double v[inputs];
-          for (int k = 0; k < inputs; ++k) v[k] = in(n, k);
-          out(f, n) = cfd::evaluate(program, v);
-        });
-  }
+  for (int f = 0; f < count; ++f) evaluate_in_a_kernel(programs[f], in, out, f);
   auto out_host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), out);
   for (int f = 0; f < count; ++f)
     for (size_t n = 0; n < pts.size(); ++n) {
