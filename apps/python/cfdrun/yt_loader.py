@@ -14,7 +14,7 @@ import sys
 
 import numpy as np
 
-from .snapshot import CfdrunError, Snapshot, open_hdf5, open_snapshot, suggestion, text
+from .snapshot import CfdrunError, Snapshot, open_snapshot
 
 yt = None
 _frontend = None
@@ -91,7 +91,7 @@ def _periodicity(snap):
 
 def _gamma(snap):
     try:
-        return float(snap.config.get("gas.gamma", snap.config.get("sod.gamma", "1.4")))
+        return float(snap.config.get("gas.gamma", "1.4"))
     except ValueError:
         return 1.4
 
@@ -100,10 +100,6 @@ def _stream_arguments(snap, fields):
     """load_uniform_grid's arguments for a snapshot: the data under both
     names, the box, the units, the periodicity."""
     names = list(fields) if fields is not None else snap.field_names
-    for n in names:
-        if n not in snap.fields:
-            raise KeyError(f"{snap.path}: no field '{n}' (fields: {', '.join(snap.field_names)})"
-                           f"{suggestion(n, snap.field_names)}")
     ex = snap.edges("x")
     if snap.ndim == 3:
         ey, ez = snap.edges("y"), snap.edges("z")
@@ -121,7 +117,8 @@ def _stream_arguments(snap, fields):
     for n in names:
         # cfdrun stores [nz][ny][nx] with x fastest; yt wants [x][y][z]. The
         # snapshot's copy of a field it did not hold before is let go: yt's
-        # is the one kept (a field in memory once, not twice).
+        # is the one kept (a field in memory once, not twice). A name the
+        # file lacks is Fields' KeyError, with its list and suggestion.
         held = n in snap.fields._cache
         v = np.asarray(snap.fields[n], dtype=np.float64)
         v = np.ascontiguousarray(v.T.reshape(dims) if snap.ndim > 1 else v.reshape(dims))
@@ -152,18 +149,19 @@ def _stream_arguments(snap, fields):
                 periodicity=_periodicity(snap), parameters=parameters, **units)
 
 
-def is_snapshot(path):
-    """Whether `path` is a cfdrun snapshot (not a checkpoint, mesh or other
-    HDF5 file): what the frontend claims in yt.load."""
+def _snapshot_or_none(path):
+    """The cfdrun snapshot at `path`, or None for anything else (a
+    checkpoint, a mesh or other HDF5 file, a folder, a pipe): Snapshot's own
+    checks decide what a snapshot is."""
     try:
-        path = os.fspath(path)
-        if not os.path.isfile(path):
-            return False
-        with open_hdf5(path) as h:
-            return ("fields" in h and "solver" in h.attrs and "grid/x" in h
-                    and text(h.attrs.get("kind", "")) != "cfdrun checkpoint")
+        return open_snapshot(os.fspath(path))
     except (CfdrunError, OSError, TypeError, ValueError):
-        return False
+        return None
+
+
+def is_snapshot(path):
+    """Whether `path` is a cfdrun snapshot: what the frontend claims in yt.load."""
+    return _snapshot_or_none(path) is not None
 
 
 def register_yt():
@@ -249,10 +247,10 @@ def snapshot_paths(source):
     from .series import open_series
     source = os.fspath(source)
     if any(c in source for c in "*?["):
-        paths = [p for p in glob.glob(source) if is_snapshot(p)]
-        if not paths:
+        snaps = [s for s in map(_snapshot_or_none, glob.glob(source)) if s is not None]
+        if not snaps:
             raise CfdrunError(f"{source}: no cfdrun snapshot matches")
-        return sorted(paths, key=lambda p: (open_snapshot(p).time, p))
+        return [s.path for s in sorted(snaps, key=lambda s: (s.time, s.path))]
     return [s.path for s in open_series(source)]
 
 
@@ -321,21 +319,22 @@ class _RegisteringLoader:
         self._loader.exec_module(module)
         if self._finder in sys.meta_path:
             sys.meta_path.remove(self._finder)
-        try:
-            register_yt()
-        except Exception:  # a broken yt counts as missing; yt_load says so
-            pass
+        _register_quietly()
 
     def __getattr__(self, name):  # resources, file names, ...: yt's loader's
         return getattr(self._loader, name)
 
 
+def _register_quietly():
+    try:
+        register_yt()
+    except Exception:  # a broken yt counts as missing; yt_load says so
+        pass
+
+
 def _register_when_yt_is_imported():
     if "yt" in sys.modules:  # imported already: register now, at no cost
-        try:
-            register_yt()
-        except Exception:
-            pass
+        _register_quietly()
     elif not any(isinstance(f, _RegisterAfterYt) for f in sys.meta_path):
         sys.meta_path.insert(0, _RegisterAfterYt())
 
